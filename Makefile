@@ -1,0 +1,86 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Out-of-tree build of the RDMA subsystem.
+#
+#   make                  build every selected module against KDIR
+#   make KDIR=<tree>      ... against another kernel build tree
+#   make install          install into /lib/modules/<release>/updates, depmod
+#   make abi-check        compare our symbol CRCs with the target's Module.symvers
+#   make check            every test (both kernels, in VMs); see README.md
+#   make demo             the main job: a VM with our stack loaded
+#   make defconfig | olddefconfig | menuconfig   choose what builds (Kconfig)
+#
+# Objects are built in build/<kernel release>/, so builds for several
+# kernels live side by side.
+
+TOP := $(CURDIR)
+KDIR ?= $(shell ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort -V | tail -n1)
+ifeq ($(KDIR),)
+$(error no KDIR: install linux-headers-amd64 or pass KDIR=<kernel build tree>)
+endif
+KREL := $(shell sed -n 's/^#define UTS_RELEASE "\(.*\)"$$/\1/p' $(KDIR)/include/generated/utsrelease.h 2>/dev/null)
+BUILD := $(TOP)/build/$(KREL)
+TARGET_SYMVERS ?= $(shell ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort -V | tail -n1)/Module.symvers
+
+KCONF := $(firstword $(wildcard $(KDIR)/scripts/kconfig/conf) \
+		     $(wildcard /usr/lib/linux-kbuild-6.1/scripts/kconfig/conf))
+KCONFIG_ENV := KCONFIG_CONFIG=$(TOP)/.config \
+	KCONFIG_AUTOCONFIG=$(TOP)/.kconfig/auto.conf \
+	KCONFIG_AUTOHEADER=$(TOP)/.kconfig/autoconf.h \
+	KCONFIG_RUSTCCFG=$(TOP)/.kconfig/rustc_cfg
+
+SRC_DIRS := Kbuild core hw uverbs ulp include kunit
+KBUILD_ARGS := -C $(KDIR) M=$(BUILD) KBUILD_SYMTYPES=1 $(if $(C),C=$(C)) $(if $(W),W=$(W))
+
+.PHONY: all modules install abi-check check demo bench clean \
+	defconfig olddefconfig menuconfig syncconfig sources
+
+all: modules
+
+.config:
+	@$(KCONFIG_ENV) $(KCONF) --alldefconfig Kconfig >/dev/null
+
+defconfig:
+	@$(KCONFIG_ENV) $(KCONF) --alldefconfig Kconfig
+
+olddefconfig: .config
+	@$(KCONFIG_ENV) $(KCONF) --olddefconfig Kconfig
+
+menuconfig: .config
+	@$(KCONFIG_ENV) $(TOP)/lab/kconfig-tool.sh mconf Kconfig
+
+syncconfig: .config
+	@mkdir -p .kconfig
+	@cd .kconfig && $(KCONFIG_ENV) $(KCONF) --syncconfig $(TOP)/Kconfig >/dev/null
+
+# Mirror the sources into the per-kernel build directory; kbuild writes its
+# objects next to them.
+sources: syncconfig
+	@mkdir -p $(BUILD)
+	@rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='*.mod*' \
+		--exclude='.*.cmd' --exclude='*.symtypes' --exclude='Module.symvers' \
+		--exclude=modules.order \
+		$(addprefix $(TOP)/,$(SRC_DIRS)) $(TOP)/.kconfig $(BUILD)/
+
+modules: sources
+	$(MAKE) $(KBUILD_ARGS) modules
+
+install: modules
+	$(MAKE) $(KBUILD_ARGS) INSTALL_MOD_DIR=updates \
+		$(if $(INSTALL_MOD_PATH),INSTALL_MOD_PATH=$(INSTALL_MOD_PATH)) modules_install
+	depmod $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $(KREL)
+
+abi-check: modules
+	@python3 $(TOP)/scripts/abi-check.py --ours $(BUILD) \
+		--target $(TARGET_SYMVERS) \
+		$(if $(ULP_MODULES),--ulp-modules $(ULP_MODULES)) \
+		$(if $(REF_SYMTYPES),--ref-symtypes $(REF_SYMTYPES))
+
+check:
+	@$(TOP)/lab/check.sh
+
+demo:
+	@$(TOP)/lab/demo.sh
+
+clean:
+	rm -rf $(TOP)/build $(TOP)/.kconfig

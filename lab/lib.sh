@@ -1,0 +1,59 @@
+# shellcheck shell=bash
+# Shared helpers of the lab scripts: where the caches live and how they are keyed.
+# Sourced, not run.
+
+LAB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+TOP_DIR=$(cd "$LAB_DIR/.." && pwd)
+LAB_CACHE=${RDMA_LAB_CACHE:-/var/cache/rdma-lab}
+
+log() { printf '[lab] %s\n' "$*" >&2; }
+die() { printf '[lab] error: %s\n' "$*" >&2; exit 1; }
+
+# Install Debian packages that are missing, quietly.
+need_pkgs() {
+	local missing=() p
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
+			missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	log "installing ${missing[*]}"
+	if [ ! -e /var/lib/apt/lists/lock ] || [ -z "$(ls /var/lib/apt/lists/*Packages 2>/dev/null)" ]; then
+		apt-get update -qq >/dev/null
+	fi
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+		"${missing[@]}" >/dev/null || {
+		apt-get update -qq >/dev/null
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+			"${missing[@]}" >/dev/null
+	}
+}
+
+pkg_version() { dpkg-query -W -f='${Version}' "$1"; }
+
+short_hash() { sha256sum "$@" | sha256sum | cut -c1-12; }
+
+# The test kernel: keyed by linux-source-6.1's version and the fragment (and
+# the recipe that builds it).
+test_kernel_dir() {
+	local ver
+	ver=$(pkg_version linux-source-6.1 2>/dev/null) || ver=none
+	echo "$LAB_CACHE/kernel/$ver-$(short_hash "$LAB_DIR/config/test-kernel.config" "$LAB_DIR/build-kernel.sh")"
+}
+
+# The root filesystem: keyed by the package list and the recipe.
+rootfs_dir() {
+	echo "$LAB_CACHE/rootfs/$(short_hash "$LAB_DIR/rootfs-packages" "$LAB_DIR/build-rootfs.sh")"
+}
+
+# The stock Debian kernel's build directory (headers package), newest first.
+stock_kdir() {
+	local d
+	d=$(ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort -V | tail -n1)
+	[ -n "$d" ] && echo "$d"
+}
+
+# The release a kernel build tree builds modules for (its UTS_RELEASE).
+kdir_release() {
+	sed -n 's/^#define UTS_RELEASE "\(.*\)"$/\1/p' "$1/include/generated/utsrelease.h"
+}
