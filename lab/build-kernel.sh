@@ -60,6 +60,6 @@ rm -rf "$out"
 mv "$work" "$out"
 # The tree is now at its final path: refresh the build link modules_install made.
 rel=$(cat "$out/release")
-ln -sfn "$out/linux" "$out/modroot/lib/modules/$rel/build"
+ln -sfn ../../../../linux "$out/modroot/lib/modules/$rel/build"
 log "test kernel: $rel cached in $out"
 echo "$out"

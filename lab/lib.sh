@@ -31,14 +31,13 @@ need_pkgs() {
 
 pkg_version() { dpkg-query -W -f='${Version}' "$1"; }
 
-short_hash() { sha256sum "$@" | sha256sum | cut -c1-12; }
+short_hash() { cat "$@" | sha256sum | cut -c1-12; }
 
-# The test kernel: keyed by linux-source-6.1's version and the fragment (and
-# the recipe that builds it).
+# The test kernel: keyed by linux-source-6.1's version and the fragment.
 test_kernel_dir() {
 	local ver
 	ver=$(pkg_version linux-source-6.1 2>/dev/null) || ver=none
-	echo "$LAB_CACHE/kernel/$ver-$(short_hash "$LAB_DIR/config/test-kernel.config" "$LAB_DIR/build-kernel.sh")"
+	echo "$LAB_CACHE/kernel/$ver-$(short_hash "$LAB_DIR/config/test-kernel.config")"
 }
 
 # The root filesystem: keyed by the package list and the recipe.
