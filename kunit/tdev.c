@@ -306,6 +306,7 @@ struct tdev *tdev_create(const struct tdev_params *params)
 		ib_set_device_ops(&td->ibdev, &tdev_gid_ops);
 	if (p.dealloc_driver)
 		ib_set_device_ops(&td->ibdev, &tdev_dealloc_ops);
+	td->ibdev.ops.driver_id = p.driver_id;
 	for (port = 1; p.ndev && port <= p.ports; port++) {
 		ret = ib_device_set_netdev(&td->ibdev, p.ndev, port);
 		if (ret) {

@@ -51,6 +51,8 @@ enum tdev_fail_op {
  *	with tdev_set_gid(), instead of the core making them
  * @local_dma_lkey: advertise IBK_LOCAL_DMA_LKEY with TDEV_LOCAL_DMA_LKEY
  * @dealloc_driver: set ops.dealloc_driver: unregistration frees the device
+ * @driver_id: ops.driver_id (default RDMA_DRIVER_UNKNOWN), for
+ *	ib_unregister_driver() and lookups by driver
  */
 struct tdev_params {
 	const char *name;
@@ -62,6 +64,7 @@ struct tdev_params {
 	bool driver_gids;
 	bool local_dma_lkey;
 	bool dealloc_driver;
+	enum rdma_driver_id driver_id;
 };
 
 /**
