@@ -371,7 +371,6 @@ int tdev_register(struct tdev *td)
 
 	if (ret)
 		return ret;
-	td->registered = true;
 	td->debugfs = debugfs_create_dir(dev_name(&td->ibdev.dev),
 					 tdev_debugfs_root);
 	debugfs_create_file("event", 0200, td->debugfs, td, &tdev_event_fops);
@@ -380,16 +379,15 @@ int tdev_register(struct tdev *td)
 EXPORT_SYMBOL_GPL(tdev_register);
 
 /**
- * tdev_unregister - unregister a registered test device
- * @td: the device; with params.dealloc_driver it is freed by this
+ * tdev_unregister - unregister a test device
+ * @td: the device; with params.dealloc_driver a registered one is freed
+ *
+ * Also fine for a device that is not (or no longer) registered.
  */
 void tdev_unregister(struct tdev *td)
 {
-	if (!td->registered)
-		return;
 	debugfs_remove(td->debugfs);
 	td->debugfs = NULL;
-	td->registered = false;
 	ib_unregister_device(&td->ibdev);
 }
 EXPORT_SYMBOL_GPL(tdev_unregister);
@@ -400,7 +398,8 @@ EXPORT_SYMBOL_GPL(tdev_unregister);
  */
 void tdev_destroy(struct tdev *td)
 {
-	bool core_frees = td->registered && td->params.dealloc_driver;
+	bool core_frees = td->params.dealloc_driver &&
+			  device_is_registered(&td->ibdev.dev);
 
 	tdev_unregister(td);
 	if (!core_frees)

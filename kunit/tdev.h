@@ -89,9 +89,9 @@ struct tdev_port {
  * @lock: protects @port[] and @node_desc changes done by the driver
  * @port: per-port state, indexed by port number (index 0 unused)
  * @npds: PDs allocated and not freed; atomic
- * @registered: set by tdev_register(), cleared by tdev_unregister(); only
- *	the owner of the tdev calls those, no lock
- * @debugfs: the device's debugfs directory while registered
+ * @debugfs: the device's debugfs directory while registered; set and
+ *	removed by tdev_register()/tdev_unregister(), which only the owner of
+ *	the tdev calls
  * @verbs_priv: for tdev_verbs.c (its own locking)
  */
 struct tdev {
@@ -101,7 +101,6 @@ struct tdev {
 	spinlock_t lock;
 	struct tdev_port port[TDEV_MAX_PORTS + 1];
 	atomic_t npds;
-	bool registered;
 	struct dentry *debugfs;
 	void *verbs_priv;
 };
