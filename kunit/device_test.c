@@ -14,6 +14,7 @@
 #include <linux/kthread.h>
 #include <linux/netdevice.h>
 #include <rdma/ib_cache.h>
+#include <rdma/ib_mad.h>
 #include <rdma/ib_verbs.h>
 #include "tdev.h"
 
@@ -136,7 +137,6 @@ static void alloc_initialises_fields(struct kunit *test)
 	for (i = 0; i < ARRAY_SIZE(dev->cq_pools); i++)
 		KUNIT_EXPECT_TRUE(test, list_empty(&dev->cq_pools[i]));
 	KUNIT_EXPECT_NOT_NULL(test, dev->res);
-	KUNIT_EXPECT_TRUE(test, xa_empty(&dev->res[RDMA_RESTRACK_PD].xa));
 	KUNIT_EXPECT_NOT_NULL(test, dev->dev.class);
 	KUNIT_EXPECT_STREQ(test, dev->dev.class->name, "infiniband");
 	KUNIT_EXPECT_NULL(test, dev->port_data);
@@ -924,3 +924,941 @@ static struct kunit_suite client_suite = {
 	.name = "rdma_core_client",
 	.test_cases = client_cases,
 };
+
+/* ---- rdma_core_event ---- */
+
+#define TK_MAX_EVENTS 8
+
+/* An event handler that records what it got. */
+struct tk_handler {
+	struct ib_event_handler h;
+	int n;			/* under the core's handler rwsem (read) */
+	enum ib_event_type type[TK_MAX_EVENTS];
+	u32 port[TK_MAX_EVENTS];
+	int seq[TK_MAX_EVENTS];
+};
+
+static atomic_t tk_event_seq = ATOMIC_INIT(0);
+
+static void tk_handle(struct ib_event_handler *h, struct ib_event *e)
+{
+	struct tk_handler *t = container_of(h, struct tk_handler, h);
+
+	if (t->n >= TK_MAX_EVENTS)
+		return;
+	t->type[t->n] = e->event;
+	t->port[t->n] = e->element.port_num;
+	t->seq[t->n] = atomic_inc_return(&tk_event_seq);
+	t->n++;
+}
+
+static void tk_handler_add(struct tk_handler *t, struct ib_device *dev)
+{
+	memset(t, 0, sizeof(*t));
+	INIT_IB_EVENT_HANDLER(&t->h, dev, tk_handle);
+	ib_register_event_handler(&t->h);
+}
+
+static void event_fanout_to_all(struct kunit *test)
+{
+	struct tdev_params p = { .name = "ktev%d", .ports = 2 };
+	struct tdev *td = tk_dev(test, &p);
+	struct tk_handler h[3];
+	int i;
+
+	for (i = 0; i < 3; i++)
+		tk_handler_add(&h[i], &td->ibdev);
+	tdev_port_event(td, 2, IB_EVENT_PORT_ERR);
+	for (i = 0; i < 3; i++) {
+		KUNIT_EXPECT_EQ(test, h[i].n, 1);
+		KUNIT_EXPECT_EQ(test, h[i].type[0], IB_EVENT_PORT_ERR);
+		KUNIT_EXPECT_EQ(test, h[i].port[0], 2U);
+	}
+	/* In registration order. */
+	KUNIT_EXPECT_LT(test, h[0].seq[0], h[1].seq[0]);
+	KUNIT_EXPECT_LT(test, h[1].seq[0], h[2].seq[0]);
+	for (i = 0; i < 3; i++)
+		ib_unregister_event_handler(&h[i].h);
+	tdev_destroy(td);
+}
+
+static void event_unregistered_handler_stops(struct kunit *test)
+{
+	struct tdev_params p = { .name = "ktevu%d" };
+	struct tdev *td = tk_dev(test, &p);
+	struct tk_handler a, b;
+
+	tk_handler_add(&a, &td->ibdev);
+	tk_handler_add(&b, &td->ibdev);
+	tdev_port_event(td, 1, IB_EVENT_LID_CHANGE);
+	ib_unregister_event_handler(&a.h);
+	tdev_port_event(td, 1, IB_EVENT_PKEY_CHANGE);
+	KUNIT_EXPECT_EQ(test, a.n, 1);
+	KUNIT_EXPECT_EQ(test, b.n, 2);
+	KUNIT_EXPECT_EQ(test, b.type[1], IB_EVENT_PKEY_CHANGE);
+	ib_unregister_event_handler(&b.h);
+	tdev_port_event(td, 1, IB_EVENT_PORT_ACTIVE);
+	KUNIT_EXPECT_EQ(test, b.n, 2);
+	tdev_destroy(td);
+}
+
+static void event_only_own_device(struct kunit *test)
+{
+	struct tdev_params p = { .name = "ktevo%d" };
+	struct tdev *a = tk_dev(test, &p), *b = tk_dev(test, &p);
+	struct tk_handler ha;
+
+	tk_handler_add(&ha, &a->ibdev);
+	tdev_port_event(b, 1, IB_EVENT_PORT_ERR);
+	KUNIT_EXPECT_EQ(test, ha.n, 0);
+	tdev_port_event(a, 1, IB_EVENT_PORT_ERR);
+	KUNIT_EXPECT_EQ(test, ha.n, 1);
+	ib_unregister_event_handler(&ha.h);
+	tdev_destroy(a);
+	tdev_destroy(b);
+}
+
+static void event_device_fatal(struct kunit *test)
+{
+	struct tdev_params p = { .name = "ktevf%d" };
+	struct tdev *td = tk_dev(test, &p);
+	struct ib_event e = { .device = &td->ibdev,
+			      .event = IB_EVENT_DEVICE_FATAL };
+	struct tk_handler h;
+
+	tk_handler_add(&h, &td->ibdev);
+	ib_dispatch_event(&e);
+	KUNIT_EXPECT_EQ(test, h.n, 1);
+	KUNIT_EXPECT_EQ(test, h.type[0], IB_EVENT_DEVICE_FATAL);
+	ib_unregister_event_handler(&h.h);
+	tdev_destroy(td);
+}
+
+static void event_port_state_cache(struct kunit *test)
+{
+	struct tdev_params p = { .name = "ktevs%d" };
+	struct tdev *td = tk_dev(test, &p);
+	struct ib_device *dev = &td->ibdev;
+	struct ib_port_attr attr;
+
+	KUNIT_EXPECT_EQ(test, dev->port_data[1].cache.port_state,
+			IB_PORT_ACTIVE);
+	tdev_port_event(td, 1, IB_EVENT_PORT_ERR);
+	KUNIT_EXPECT_EQ(test, dev->port_data[1].cache.port_state,
+			IB_PORT_DOWN);
+	KUNIT_ASSERT_EQ(test, ib_query_port(dev, 1, &attr), 0);
+	KUNIT_EXPECT_EQ(test, attr.state, IB_PORT_DOWN);
+	tdev_port_event(td, 1, IB_EVENT_PORT_ACTIVE);
+	KUNIT_EXPECT_EQ(test, dev->port_data[1].cache.port_state,
+			IB_PORT_ACTIVE);
+	tdev_destroy(td);
+}
+
+static void event_lid_change(struct kunit *test)
+{
+	struct tdev_params p = { .name = "ktevl%d" };
+	struct tdev *td = tk_dev(test, &p);
+	struct ib_port_attr attr;
+
+	KUNIT_ASSERT_EQ(test, ib_query_port(&td->ibdev, 1, &attr), 0);
+	KUNIT_EXPECT_EQ(test, attr.lid, 1);
+	tdev_port_event(td, 1, IB_EVENT_LID_CHANGE);
+	KUNIT_ASSERT_EQ(test, ib_query_port(&td->ibdev, 1, &attr), 0);
+	KUNIT_EXPECT_EQ(test, attr.lid, 2);
+	tdev_destroy(td);
+}
+
+static void event_gid_change_rereads_driver(struct kunit *test)
+{
+	struct tdev_params p = { .name = "ktevg%d", .driver_gids = true,
+				 .gid_tbl_len = 4 };
+	struct tdev *td = tdev_create(&p);
+	union ib_gid g1 = { .raw = { 0xfe, 0x80, [15] = 1 } };
+	union ib_gid g2 = { .raw = { 0xfe, 0x80, [15] = 2 } };
+	union ib_gid got;
+	struct tk_handler h;
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(td));
+	KUNIT_ASSERT_EQ(test, tdev_set_gid(td, 1, 0, &g1), 0);
+	KUNIT_ASSERT_EQ(test, tdev_register(td), 0);
+	tk_handler_add(&h, &td->ibdev);
+	KUNIT_ASSERT_EQ(test, rdma_query_gid(&td->ibdev, 1, 0, &got), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(&got, &g1, sizeof(got)), 0);
+	KUNIT_ASSERT_EQ(test, tdev_set_gid(td, 1, 2, &g2), 0);
+	/* Not seen until the driver reports the change. */
+	KUNIT_EXPECT_EQ(test, rdma_query_gid(&td->ibdev, 1, 2, &got), -EINVAL);
+	tdev_port_event(td, 1, IB_EVENT_GID_CHANGE);
+	KUNIT_ASSERT_EQ(test, rdma_query_gid(&td->ibdev, 1, 2, &got), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(&got, &g2, sizeof(got)), 0);
+	KUNIT_EXPECT_EQ(test, h.n, 1);
+	KUNIT_EXPECT_EQ(test, h.type[0], IB_EVENT_GID_CHANGE);
+	ib_unregister_event_handler(&h.h);
+	tdev_destroy(td);
+}
+
+static struct kunit_case event_cases[] = {
+	KUNIT_CASE(event_fanout_to_all),
+	KUNIT_CASE(event_unregistered_handler_stops),
+	KUNIT_CASE(event_only_own_device),
+	KUNIT_CASE(event_device_fatal),
+	KUNIT_CASE(event_port_state_cache),
+	KUNIT_CASE(event_lid_change),
+	KUNIT_CASE(event_gid_change_rereads_driver),
+	{}
+};
+
+static struct kunit_suite event_suite = {
+	.name = "rdma_core_event",
+	.test_cases = event_cases,
+};
+
+/* ---- rdma_core_port ---- */
+
+static void query_port_valid(struct kunit *test)
+{
+	struct tdev_params p = { .name = "ktqp%d", .gid_tbl_len = 8,
+				 .pkey_tbl_len = 2 };
+	struct tdev *td = tk_dev(test, &p);
+	struct ib_port_attr attr;
+
+	memset(&attr, 0xa5, sizeof(attr));
+	KUNIT_ASSERT_EQ(test, ib_query_port(&td->ibdev, 1, &attr), 0);
+	KUNIT_EXPECT_EQ(test, attr.state, IB_PORT_ACTIVE);
+	KUNIT_EXPECT_EQ(test, attr.phys_state, IB_PORT_PHYS_STATE_LINK_UP);
+	KUNIT_EXPECT_EQ(test, attr.gid_tbl_len, 8);
+	KUNIT_EXPECT_EQ(test, attr.pkey_tbl_len, 2U);
+	KUNIT_EXPECT_EQ(test, attr.lid, 1);
+	/* Zeroed before the driver fills it: fields it leaves alone are 0. */
+	KUNIT_EXPECT_EQ(test, attr.qkey_viol_cntr, 0U);
+	KUNIT_EXPECT_EQ(test, attr.bad_pkey_cntr, 0U);
+	KUNIT_EXPECT_EQ(test, attr.subnet_timeout, 0);
+	tdev_destroy(td);
+}
+
+static void query_port_invalid(struct kunit *test)
+{
+	struct tdev_params p = { .name = "ktqpi%d", .ports = 2 };
+	struct tdev *td = tk_dev(test, &p);
+	struct ib_port_attr attr;
+
+	KUNIT_EXPECT_EQ(test, ib_query_port(&td->ibdev, 0, &attr), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ib_query_port(&td->ibdev, 3, &attr), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ib_query_port(&td->ibdev, U32_MAX, &attr),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, ib_query_port(&td->ibdev, 2, &attr), 0);
+	tdev_fail(td, TDEV_FAIL_QUERY_PORT, true);
+	KUNIT_EXPECT_EQ(test, ib_query_port(&td->ibdev, 1, &attr), -EIO);
+	tdev_fail(td, TDEV_FAIL_QUERY_PORT, false);
+	tdev_destroy(td);
+}
+
+static void query_port_subnet_prefix(struct kunit *test)
+{
+	struct tdev_params ib = { .name = "ktsp%d" };
+	struct tdev_params eth = { .name = "ktspe%d",
+				   .link_layer = IB_LINK_LAYER_ETHERNET };
+	struct tdev *a = tk_dev(test, &ib), *b = tk_dev(test, &eth);
+	struct ib_port_attr attr;
+
+	KUNIT_ASSERT_EQ(test, ib_query_port(&a->ibdev, 1, &attr), 0);
+	KUNIT_EXPECT_EQ(test, attr.subnet_prefix, 0xfe80000000000000ULL);
+	KUNIT_ASSERT_EQ(test, ib_query_port(&b->ibdev, 1, &attr), 0);
+	KUNIT_EXPECT_EQ(test, attr.subnet_prefix, 0ULL);
+	tdev_destroy(a);
+	tdev_destroy(b);
+}
+
+static void query_pkey_cases(struct kunit *test)
+{
+	struct tdev_params p = { .name = "ktpk%d", .pkey_tbl_len = 4 };
+	struct tdev *td = tk_dev(test, &p);
+	u16 pkey = 0;
+
+	KUNIT_EXPECT_EQ(test, ib_query_pkey(&td->ibdev, 1, 0, &pkey), 0);
+	KUNIT_EXPECT_EQ(test, pkey, 0xffff);
+	KUNIT_EXPECT_EQ(test, ib_query_pkey(&td->ibdev, 1, 3, &pkey), 0);
+	KUNIT_EXPECT_EQ(test, pkey, 0);
+	KUNIT_EXPECT_EQ(test, ib_query_pkey(&td->ibdev, 1, 4, &pkey), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ib_query_pkey(&td->ibdev, 0, 0, &pkey), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ib_query_pkey(&td->ibdev, 2, 0, &pkey), -EINVAL);
+	tdev_fail(td, TDEV_FAIL_QUERY_PKEY, true);
+	KUNIT_EXPECT_EQ(test, ib_query_pkey(&td->ibdev, 1, 0, &pkey), -EIO);
+	tdev_destroy(td);
+}
+
+static void modify_device_cases(struct kunit *test)
+{
+	struct tdev_params p = { .name = "ktmd%d" };
+	struct tdev *td = tk_dev(test, &p);
+	struct ib_device_modify m = { .node_desc = "kunit node",
+				      .sys_image_guid = 0x1122334455667788ULL };
+
+	KUNIT_EXPECT_EQ(test, ib_modify_device(&td->ibdev,
+					       IB_DEVICE_MODIFY_NODE_DESC, &m),
+			0);
+	KUNIT_EXPECT_STREQ(test, td->ibdev.node_desc, "kunit node");
+	KUNIT_EXPECT_EQ(test, ib_modify_device(&td->ibdev,
+					IB_DEVICE_MODIFY_SYS_IMAGE_GUID, &m),
+			0);
+	KUNIT_EXPECT_EQ(test, be64_to_cpu(td->ibdev.attrs.sys_image_guid),
+			0x1122334455667788ULL);
+	KUNIT_EXPECT_EQ(test, ib_modify_device(&td->ibdev, 1 << 7, &m),
+			-EOPNOTSUPP);
+	tdev_fail(td, TDEV_FAIL_MODIFY_DEVICE, true);
+	KUNIT_EXPECT_EQ(test, ib_modify_device(&td->ibdev,
+					       IB_DEVICE_MODIFY_NODE_DESC, &m),
+			-EIO);
+	tdev_destroy(td);
+}
+
+static void modify_port_cases(struct kunit *test)
+{
+	struct tdev_params p = { .name = "ktmp%d" };
+	struct tdev *td = tk_dev(test, &p);
+	struct ib_port_modify m = { .set_port_cap_mask = IB_PORT_SM };
+	struct ib_port_attr attr;
+
+	KUNIT_ASSERT_EQ(test, ib_modify_port(&td->ibdev, 1, 0, &m), 0);
+	KUNIT_ASSERT_EQ(test, ib_query_port(&td->ibdev, 1, &attr), 0);
+	KUNIT_EXPECT_TRUE(test, attr.port_cap_flags & IB_PORT_SM);
+	m.set_port_cap_mask = 0;
+	m.clr_port_cap_mask = IB_PORT_SM;
+	KUNIT_ASSERT_EQ(test, ib_modify_port(&td->ibdev, 1, 0, &m), 0);
+	KUNIT_ASSERT_EQ(test, ib_query_port(&td->ibdev, 1, &attr), 0);
+	KUNIT_EXPECT_FALSE(test, attr.port_cap_flags & IB_PORT_SM);
+	KUNIT_EXPECT_EQ(test, ib_modify_port(&td->ibdev, 0, 0, &m), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ib_modify_port(&td->ibdev, 2, 0, &m), -EINVAL);
+	tdev_fail(td, TDEV_FAIL_MODIFY_PORT, true);
+	KUNIT_EXPECT_EQ(test, ib_modify_port(&td->ibdev, 1, 0, &m), -EIO);
+	tdev_destroy(td);
+}
+
+static void protocol_helpers(struct kunit *test)
+{
+	struct tdev_params ib = { .name = "ktph%d" };
+	struct tdev_params eth = { .name = "ktphe%d",
+				   .link_layer = IB_LINK_LAYER_ETHERNET };
+	struct tdev *a = tk_dev(test, &ib), *b = tk_dev(test, &eth);
+
+	KUNIT_EXPECT_TRUE(test, rdma_protocol_ib(&a->ibdev, 1));
+	KUNIT_EXPECT_FALSE(test, rdma_protocol_roce(&a->ibdev, 1));
+	KUNIT_EXPECT_TRUE(test, rdma_cap_ib_mad(&a->ibdev, 1));
+	KUNIT_EXPECT_TRUE(test, rdma_protocol_roce(&b->ibdev, 1));
+	KUNIT_EXPECT_TRUE(test, rdma_protocol_roce_udp_encap(&b->ibdev, 1));
+	KUNIT_EXPECT_FALSE(test, rdma_protocol_ib(&b->ibdev, 1));
+	tdev_destroy(a);
+	tdev_destroy(b);
+}
+
+static struct kunit_case port_cases[] = {
+	KUNIT_CASE(query_port_valid),
+	KUNIT_CASE(query_port_invalid),
+	KUNIT_CASE(query_port_subnet_prefix),
+	KUNIT_CASE(query_pkey_cases),
+	KUNIT_CASE(modify_device_cases),
+	KUNIT_CASE(modify_port_cases),
+	KUNIT_CASE(protocol_helpers),
+	{}
+};
+
+static struct kunit_suite port_suite = {
+	.name = "rdma_core_port",
+	.test_cases = port_cases,
+};
+
+/* ---- rdma_core_gid ---- */
+
+static void gid_ib_default(struct kunit *test)
+{
+	struct tdev_params p = { .name = "ktgi%d" };
+	struct tdev *td = tk_dev(test, &p);
+	union ib_gid gid;
+
+	KUNIT_ASSERT_EQ(test, rdma_query_gid(&td->ibdev, 1, 0, &gid), 0);
+	KUNIT_EXPECT_EQ(test, be64_to_cpu(gid.global.subnet_prefix),
+			0xfe80000000000000ULL);
+	KUNIT_EXPECT_EQ(test, gid.global.interface_id, td->ibdev.node_guid);
+	KUNIT_EXPECT_EQ(test, rdma_query_gid(&td->ibdev, 1, 1, &gid), -EINVAL);
+	KUNIT_EXPECT_EQ(test, rdma_query_gid(&td->ibdev, 1, 16, &gid), -EINVAL);
+	KUNIT_EXPECT_EQ(test, rdma_query_gid(&td->ibdev, 1, -1, &gid), -EINVAL);
+	KUNIT_EXPECT_EQ(test, rdma_query_gid(&td->ibdev, 0, 0, &gid), -EINVAL);
+	KUNIT_EXPECT_EQ(test, rdma_query_gid(&td->ibdev, 2, 0, &gid), -EINVAL);
+	tdev_destroy(td);
+}
+
+static void gid_roce_from_netdev(struct kunit *test)
+{
+	struct net_device *ndev = tk_netdev(test);
+	struct tdev_params p = { .name = "ktgr%d", .ndev = ndev,
+				 .link_layer = IB_LINK_LAYER_ETHERNET };
+	struct tdev *td = tk_dev(test, &p);
+	static const u8 want[16] = { 0xfe, 0x80, 0, 0, 0, 0, 0, 0,
+				     0x00, 0x11, 0x22, 0xff, 0xfe, 0x33, 0x44,
+				     0x55 };
+	const struct ib_gid_attr *v1, *v2;
+
+	v1 = rdma_get_gid_attr(&td->ibdev, 1, 0);
+	v2 = rdma_get_gid_attr(&td->ibdev, 1, 1);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(v1));
+	KUNIT_ASSERT_FALSE(test, IS_ERR(v2));
+	KUNIT_EXPECT_EQ(test, memcmp(v1->gid.raw, want, 16), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(v2->gid.raw, want, 16), 0);
+	KUNIT_EXPECT_EQ(test, v1->gid_type, IB_GID_TYPE_ROCE);
+	KUNIT_EXPECT_EQ(test, v2->gid_type, IB_GID_TYPE_ROCE_UDP_ENCAP);
+	KUNIT_EXPECT_PTR_EQ(test, rcu_access_pointer(v1->ndev), ndev);
+	KUNIT_EXPECT_PTR_EQ(test, v1->device, &td->ibdev);
+	KUNIT_EXPECT_EQ(test, v1->port_num, 1U);
+	KUNIT_EXPECT_EQ(test, v2->index, 1);
+	KUNIT_EXPECT_TRUE(test, IS_ERR(rdma_get_gid_attr(&td->ibdev, 1, 2)));
+	rdma_put_gid_attr(v1);
+	rdma_put_gid_attr(v2);
+	tdev_destroy(td);
+	free_netdev(ndev);
+}
+
+static void gid_roce_without_netdev(struct kunit *test)
+{
+	struct tdev_params p = { .name = "ktgn%d",
+				 .link_layer = IB_LINK_LAYER_ETHERNET };
+	struct tdev *td = tk_dev(test, &p);
+	union ib_gid gid;
+
+	KUNIT_EXPECT_EQ(test, rdma_query_gid(&td->ibdev, 1, 0, &gid), -EINVAL);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(rdma_get_gid_attr(&td->ibdev, 1, 0)),
+			-ENODATA);
+	tdev_destroy(td);
+}
+
+static void gid_attr_errors(struct kunit *test)
+{
+	struct tdev_params p = { .name = "ktge%d", .gid_tbl_len = 4 };
+	struct tdev *td = tk_dev(test, &p);
+
+	KUNIT_EXPECT_EQ(test, PTR_ERR(rdma_get_gid_attr(&td->ibdev, 1, 4)),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(rdma_get_gid_attr(&td->ibdev, 2, 0)),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(rdma_get_gid_attr(&td->ibdev, 1, 3)),
+			-ENODATA);
+	tdev_destroy(td);
+}
+
+static void gid_attr_outlives_device(struct kunit *test)
+{
+	struct tdev_params p = { .name = "ktgo%d" };
+	struct tdev *td = tk_dev(test, &p);
+	const struct ib_gid_attr *attr = rdma_get_gid_attr(&td->ibdev, 1, 0);
+	__be64 guid = td->ibdev.node_guid;
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(attr));
+	rdma_hold_gid_attr(attr);
+	tdev_destroy(td);
+	/* The attribute (and the device memory it points to) stay valid. */
+	KUNIT_EXPECT_EQ(test, attr->gid.global.interface_id, guid);
+	KUNIT_EXPECT_EQ(test, attr->device->node_guid, guid);
+	rdma_put_gid_attr(attr);
+	rdma_put_gid_attr(attr);
+}
+
+static void gid_find_by_port(struct kunit *test)
+{
+	struct net_device *ndev = tk_netdev(test);
+	struct net_device *other = tk_netdev(test);
+	struct tdev_params p = { .name = "ktgf%d", .ndev = ndev,
+				 .link_layer = IB_LINK_LAYER_ETHERNET };
+	struct tdev *td = tk_dev(test, &p);
+	const struct ib_gid_attr *attr;
+	union ib_gid gid;
+
+	KUNIT_ASSERT_EQ(test, rdma_query_gid(&td->ibdev, 1, 1, &gid), 0);
+	attr = rdma_find_gid_by_port(&td->ibdev, &gid,
+				     IB_GID_TYPE_ROCE_UDP_ENCAP, 1, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(attr));
+	KUNIT_EXPECT_EQ(test, attr->index, 1);
+	rdma_put_gid_attr(attr);
+	attr = rdma_find_gid_by_port(&td->ibdev, &gid, IB_GID_TYPE_ROCE, 1,
+				     ndev);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(attr));
+	KUNIT_EXPECT_EQ(test, attr->index, 0);
+	rdma_put_gid_attr(attr);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(rdma_find_gid_by_port(&td->ibdev, &gid,
+				IB_GID_TYPE_ROCE, 1, other)), -ENOENT);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(rdma_find_gid_by_port(&td->ibdev, &gid,
+				IB_GID_TYPE_ROCE, 2, NULL)), -EINVAL);
+	gid.raw[15] ^= 1;
+	KUNIT_EXPECT_EQ(test, PTR_ERR(rdma_find_gid_by_port(&td->ibdev, &gid,
+				IB_GID_TYPE_ROCE, 1, NULL)), -ENOENT);
+	tdev_destroy(td);
+	free_netdev(ndev);
+	free_netdev(other);
+}
+
+static void gid_l2_fields(struct kunit *test)
+{
+	struct net_device *ndev = tk_netdev(test);
+	struct tdev_params eth = { .name = "ktgl%d", .ndev = ndev,
+				   .link_layer = IB_LINK_LAYER_ETHERNET };
+	struct tdev_params ib = { .name = "ktgli%d" };
+	struct tdev *a = tk_dev(test, &eth), *b = tk_dev(test, &ib);
+	const struct ib_gid_attr *attr;
+	u8 mac[ETH_ALEN] = {};
+	u16 vlan = 0;
+
+	attr = rdma_get_gid_attr(&a->ibdev, 1, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(attr));
+	KUNIT_EXPECT_EQ(test, rdma_read_gid_l2_fields(attr, &vlan, mac), 0);
+	KUNIT_EXPECT_EQ(test, vlan, 0xffff);
+	KUNIT_EXPECT_TRUE(test, ether_addr_equal(mac, ndev->dev_addr));
+	rdma_put_gid_attr(attr);
+	attr = rdma_get_gid_attr(&b->ibdev, 1, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(attr));
+	KUNIT_EXPECT_EQ(test, rdma_read_gid_l2_fields(attr, &vlan, mac),
+			-ENODEV);
+	rdma_put_gid_attr(attr);
+	tdev_destroy(a);
+	tdev_destroy(b);
+	free_netdev(ndev);
+}
+
+static void gid_follows_set_netdev(struct kunit *test)
+{
+	struct net_device *ndev = tk_netdev(test);
+	struct tdev_params p = { .name = "ktgs%d",
+				 .link_layer = IB_LINK_LAYER_ETHERNET };
+	struct tdev *td = tk_dev(test, &p);
+	union ib_gid gid;
+
+	KUNIT_EXPECT_EQ(test, rdma_query_gid(&td->ibdev, 1, 0, &gid), -EINVAL);
+	KUNIT_ASSERT_EQ(test, ib_device_set_netdev(&td->ibdev, ndev, 1), 0);
+	KUNIT_EXPECT_EQ(test, rdma_query_gid(&td->ibdev, 1, 0, &gid), 0);
+	KUNIT_EXPECT_EQ(test, gid.raw[15], 0x55);
+	KUNIT_ASSERT_EQ(test, ib_device_set_netdev(&td->ibdev, NULL, 1), 0);
+	KUNIT_EXPECT_EQ(test, rdma_query_gid(&td->ibdev, 1, 0, &gid), -EINVAL);
+	tdev_destroy(td);
+	free_netdev(ndev);
+}
+
+static void gid_driver_query_fails(struct kunit *test)
+{
+	struct tdev_params p = { .name = "ktgq%d", .driver_gids = true };
+	union ib_gid g = { .raw = { 0xfe, 0x80, [15] = 7 } };
+	struct tdev *td = tdev_create(&p);
+	union ib_gid got;
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(td));
+	KUNIT_ASSERT_EQ(test, tdev_set_gid(td, 1, 0, &g), 0);
+	tdev_fail(td, TDEV_FAIL_QUERY_GID, true);
+	KUNIT_ASSERT_EQ(test, tdev_register(td), 0);
+	KUNIT_EXPECT_EQ(test, rdma_query_gid(&td->ibdev, 1, 0, &got), -EINVAL);
+	tdev_fail(td, TDEV_FAIL_QUERY_GID, false);
+	tdev_port_event(td, 1, IB_EVENT_GID_CHANGE);
+	KUNIT_EXPECT_EQ(test, rdma_query_gid(&td->ibdev, 1, 0, &got), 0);
+	KUNIT_EXPECT_EQ(test, got.raw[15], 7);
+	tdev_destroy(td);
+}
+
+static struct kunit_case gid_cases[] = {
+	KUNIT_CASE(gid_ib_default),
+	KUNIT_CASE(gid_roce_from_netdev),
+	KUNIT_CASE(gid_roce_without_netdev),
+	KUNIT_CASE(gid_attr_errors),
+	KUNIT_CASE(gid_attr_outlives_device),
+	KUNIT_CASE(gid_find_by_port),
+	KUNIT_CASE(gid_l2_fields),
+	KUNIT_CASE(gid_follows_set_netdev),
+	KUNIT_CASE(gid_driver_query_fails),
+	{}
+};
+
+static struct kunit_suite gid_suite = {
+	.name = "rdma_core_gid",
+	.test_cases = gid_cases,
+};
+
+/* ---- rdma_core_netdev ---- */
+
+static void netdev_lookup(struct kunit *test)
+{
+	struct net_device *ndev = tk_netdev(test);
+	struct net_device *other = tk_netdev(test);
+	struct tdev_params p = { .name = "ktnd%d", .ndev = ndev,
+				 .link_layer = IB_LINK_LAYER_ETHERNET,
+				 .driver_id = RDMA_DRIVER_RXE };
+	struct tdev *td = tk_dev(test, &p);
+	struct ib_device *found;
+
+	found = ib_device_get_by_netdev(ndev, RDMA_DRIVER_UNKNOWN);
+	KUNIT_EXPECT_PTR_EQ(test, found, &td->ibdev);
+	if (found)
+		ib_device_put(found);
+	found = ib_device_get_by_netdev(ndev, RDMA_DRIVER_RXE);
+	KUNIT_EXPECT_PTR_EQ(test, found, &td->ibdev);
+	if (found)
+		ib_device_put(found);
+	KUNIT_EXPECT_EQ(test, refcount_read(&td->ibdev.refcount), 1);
+	KUNIT_EXPECT_NULL(test, ib_device_get_by_netdev(ndev, RDMA_DRIVER_SIW));
+	KUNIT_EXPECT_NULL(test, ib_device_get_by_netdev(other,
+							RDMA_DRIVER_UNKNOWN));
+	tdev_unregister(td);
+	KUNIT_EXPECT_NULL(test, ib_device_get_by_netdev(ndev,
+							RDMA_DRIVER_UNKNOWN));
+	tdev_destroy(td);
+	free_netdev(ndev);
+	free_netdev(other);
+}
+
+static void netdev_references(struct kunit *test)
+{
+	struct net_device *ndev = tk_netdev(test);
+	struct tdev_params p = { .name = "ktnr%d", .ports = 2,
+				 .link_layer = IB_LINK_LAYER_ETHERNET };
+	struct tdev *td = tk_dev(test, &p);
+	int base = netdev_refcnt_read(ndev);
+
+	KUNIT_EXPECT_EQ(test, ib_device_set_netdev(&td->ibdev, ndev, 0),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, ib_device_set_netdev(&td->ibdev, ndev, 3),
+			-EINVAL);
+	KUNIT_ASSERT_EQ(test, ib_device_set_netdev(&td->ibdev, ndev, 1), 0);
+	KUNIT_ASSERT_EQ(test, ib_device_set_netdev(&td->ibdev, ndev, 2), 0);
+	/* Setting the same netdev again takes no second reference. */
+	KUNIT_ASSERT_EQ(test, ib_device_set_netdev(&td->ibdev, ndev, 2), 0);
+	KUNIT_EXPECT_GT(test, netdev_refcnt_read(ndev), base);
+	tdev_unregister(td);
+	KUNIT_EXPECT_EQ(test, netdev_refcnt_read(ndev), base);
+	tdev_destroy(td);
+	free_netdev(ndev);
+}
+
+static void netdev_released_when_never_registered(struct kunit *test)
+{
+	struct net_device *ndev = tk_netdev(test);
+	struct tdev_params p = { .ndev = ndev,
+				 .link_layer = IB_LINK_LAYER_ETHERNET };
+	int base = netdev_refcnt_read(ndev);
+	struct tdev *td = tdev_create(&p);
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(td));
+	KUNIT_EXPECT_GT(test, netdev_refcnt_read(ndev), base);
+	tdev_destroy(td);
+	KUNIT_EXPECT_EQ(test, netdev_refcnt_read(ndev), base);
+	free_netdev(ndev);
+}
+
+static void eth_speed(struct kunit *test)
+{
+	struct net_device *ndev = tk_netdev(test);
+	struct tdev_params eth = { .name = "ktes%d", .ports = 2, .ndev = ndev,
+				   .link_layer = IB_LINK_LAYER_ETHERNET };
+	struct tdev_params ib = { .name = "ktesi%d" };
+	struct tdev *a = tk_dev(test, &eth), *b = tk_dev(test, &ib);
+	u16 speed = 0;
+	u8 width = 0;
+
+	/* No ethtool: taken as 1 Gb/s, shown as 1X SDR. */
+	KUNIT_EXPECT_EQ(test, ib_get_eth_speed(&a->ibdev, 1, &speed, &width),
+			0);
+	KUNIT_EXPECT_EQ(test, speed, IB_SPEED_SDR);
+	KUNIT_EXPECT_EQ(test, width, IB_WIDTH_1X);
+	KUNIT_EXPECT_EQ(test, ib_get_eth_speed(&b->ibdev, 1, &speed, &width),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, ib_get_eth_speed(&a->ibdev, 3, &speed, &width),
+			-EINVAL);
+	KUNIT_ASSERT_EQ(test, ib_device_set_netdev(&a->ibdev, NULL, 2), 0);
+	KUNIT_EXPECT_EQ(test, ib_get_eth_speed(&a->ibdev, 2, &speed, &width),
+			-ENODEV);
+	tdev_destroy(a);
+	tdev_destroy(b);
+	free_netdev(ndev);
+}
+
+static struct kunit_case netdev_cases[] = {
+	KUNIT_CASE(netdev_lookup),
+	KUNIT_CASE(netdev_references),
+	KUNIT_CASE(netdev_released_when_never_registered),
+	KUNIT_CASE(eth_speed),
+	{}
+};
+
+static struct kunit_suite netdev_suite = {
+	.name = "rdma_core_netdev",
+	.test_cases = netdev_cases,
+};
+
+/* ---- rdma_core_sysfs ---- */
+
+static void sysfs_device_attrs(struct kunit *test)
+{
+	struct tdev_params p = { .name = "ktsd%d" };
+	struct tdev *td = tk_dev(test, &p);
+	u64 guid = be64_to_cpu(td->ibdev.node_guid);
+	char want[64];
+
+	KT_EXPECT_SYSFS(test, &td->ibdev, "node_type", "1: CA\n");
+	snprintf(want, sizeof(want), "%04x:%04x:%04x:%04x\n",
+		 (u16)(guid >> 48), (u16)(guid >> 32), (u16)(guid >> 16),
+		 (u16)guid);
+	KT_EXPECT_SYSFS(test, &td->ibdev, "node_guid", want);
+	KT_EXPECT_SYSFS(test, &td->ibdev, "sys_image_guid", want);
+	KT_EXPECT_SYSFS(test, &td->ibdev, "fw_ver", "1.2.3\n");
+	KT_EXPECT_SYSFS(test, &td->ibdev, "node_desc", "rdma_kunit_tdev\n");
+	tdev_destroy(td);
+}
+
+static void sysfs_node_desc_write(struct kunit *test)
+{
+	struct tdev_params p = { .name = "ktsw%d" };
+	struct tdev *td = tk_dev(test, &p);
+
+	KUNIT_ASSERT_EQ(test, tk_sysfs_write(&td->ibdev, "node_desc",
+					     "written by kunit"), 0);
+	KT_EXPECT_SYSFS(test, &td->ibdev, "node_desc", "written by kunit\n");
+	tdev_fail(td, TDEV_FAIL_MODIFY_DEVICE, true);
+	KUNIT_EXPECT_EQ(test, tk_sysfs_write(&td->ibdev, "node_desc", "x"),
+			-EIO);
+	tdev_destroy(td);
+}
+
+static void sysfs_port_attrs(struct kunit *test)
+{
+	struct tdev_params p = { .name = "ktspa%d", .ports = 2 };
+	struct tdev *td = tk_dev(test, &p);
+	char want[16];
+
+	KT_EXPECT_SYSFS(test, &td->ibdev, "ports/1/state", "4: ACTIVE\n");
+	KT_EXPECT_SYSFS(test, &td->ibdev, "ports/1/phys_state", "5: LinkUp\n");
+	KT_EXPECT_SYSFS(test, &td->ibdev, "ports/1/link_layer",
+			"InfiniBand\n");
+	KT_EXPECT_SYSFS(test, &td->ibdev, "ports/1/rate",
+			"10 Gb/sec (4X SDR)\n");
+	KT_EXPECT_SYSFS(test, &td->ibdev, "ports/1/lid", "0x1\n");
+	KT_EXPECT_SYSFS(test, &td->ibdev, "ports/2/lid", "0x2\n");
+	KT_EXPECT_SYSFS(test, &td->ibdev, "ports/1/sm_lid", "0x1\n");
+	snprintf(want, sizeof(want), "0x%08x\n", IB_PORT_CM_SUP);
+	KT_EXPECT_SYSFS(test, &td->ibdev, "ports/1/cap_mask", want);
+	tdev_port_event(td, 2, IB_EVENT_PORT_ERR);
+	KT_EXPECT_SYSFS(test, &td->ibdev, "ports/2/state", "1: DOWN\n");
+	KT_EXPECT_SYSFS(test, &td->ibdev, "ports/2/phys_state",
+			"3: Disabled\n");
+	KT_EXPECT_SYSFS(test, &td->ibdev, "ports/1/state", "4: ACTIVE\n");
+	tdev_destroy(td);
+}
+
+static void sysfs_port_query_error(struct kunit *test)
+{
+	struct tdev_params p = { .name = "ktspe%d" };
+	struct tdev *td = tk_dev(test, &p);
+	char buf[64];
+
+	tdev_fail(td, TDEV_FAIL_QUERY_PORT, true);
+	KUNIT_EXPECT_EQ(test, tk_sysfs_read(&td->ibdev, "ports/1/state", buf,
+					    sizeof(buf)), -EIO);
+	tdev_destroy(td);
+}
+
+static void sysfs_tables_ib(struct kunit *test)
+{
+	struct tdev_params p = { .name = "ktst%d", .gid_tbl_len = 4,
+				 .pkey_tbl_len = 2 };
+	struct tdev *td = tk_dev(test, &p);
+	union ib_gid gid;
+	char want[64], buf[64];
+
+	KUNIT_ASSERT_EQ(test, rdma_query_gid(&td->ibdev, 1, 0, &gid), 0);
+	snprintf(want, sizeof(want), "%pI6\n", gid.raw);
+	KT_EXPECT_SYSFS(test, &td->ibdev, "ports/1/gids/0", want);
+	KUNIT_EXPECT_EQ(test, strncmp(want, "fe80:0000:0000:0000:", 20), 0);
+	KT_EXPECT_SYSFS(test, &td->ibdev, "ports/1/gids/3",
+			"0000:0000:0000:0000:0000:0000:0000:0000\n");
+	KUNIT_EXPECT_EQ(test, tk_sysfs_read(&td->ibdev, "ports/1/gids/4", buf,
+					    sizeof(buf)), -ENOENT);
+	KT_EXPECT_SYSFS(test, &td->ibdev, "ports/1/pkeys/0", "0xffff\n");
+	KT_EXPECT_SYSFS(test, &td->ibdev, "ports/1/pkeys/1", "0x0000\n");
+	KUNIT_EXPECT_EQ(test, tk_sysfs_read(&td->ibdev, "ports/1/pkeys/2", buf,
+					    sizeof(buf)), -ENOENT);
+	KT_EXPECT_SYSFS(test, &td->ibdev, "ports/1/gid_attrs/types/0",
+			"IB/RoCE v1\n");
+	KUNIT_EXPECT_EQ(test, tk_sysfs_read(&td->ibdev,
+					    "ports/1/gid_attrs/types/1", buf,
+					    sizeof(buf)), -ENODATA);
+	KUNIT_EXPECT_EQ(test, tk_sysfs_read(&td->ibdev,
+					    "ports/1/gid_attrs/ndevs/0", buf,
+					    sizeof(buf)), -ENODEV);
+	tdev_destroy(td);
+}
+
+static void sysfs_tables_roce(struct kunit *test)
+{
+	struct net_device *ndev = tk_netdev(test);
+	struct tdev_params p = { .name = "ktsr%d", .ndev = ndev,
+				 .link_layer = IB_LINK_LAYER_ETHERNET };
+	struct tdev *td = tk_dev(test, &p);
+	char want[32];
+
+	KT_EXPECT_SYSFS(test, &td->ibdev, "ports/1/link_layer", "Ethernet\n");
+	KT_EXPECT_SYSFS(test, &td->ibdev, "ports/1/gids/0",
+			"fe80:0000:0000:0000:0011:22ff:fe33:4455\n");
+	KT_EXPECT_SYSFS(test, &td->ibdev, "ports/1/gid_attrs/types/0",
+			"IB/RoCE v1\n");
+	KT_EXPECT_SYSFS(test, &td->ibdev, "ports/1/gid_attrs/types/1",
+			"RoCE v2\n");
+	snprintf(want, sizeof(want), "%s\n", ndev->name);
+	KT_EXPECT_SYSFS(test, &td->ibdev, "ports/1/gid_attrs/ndevs/1", want);
+	tdev_destroy(td);
+	free_netdev(ndev);
+}
+
+static void sysfs_gone_after_unregister(struct kunit *test)
+{
+	struct tdev_params p = { .name = "ktsg%d" };
+	struct tdev *td = tk_dev(test, &p);
+	char buf[32];
+
+	KT_EXPECT_SYSFS(test, &td->ibdev, "node_type", "1: CA\n");
+	tdev_unregister(td);
+	KUNIT_EXPECT_EQ(test, tk_sysfs_read(&td->ibdev, "node_type", buf,
+					    sizeof(buf)), -ENOENT);
+	KUNIT_EXPECT_EQ(test, tk_sysfs_read(&td->ibdev, "ports/1/state", buf,
+					    sizeof(buf)), -ENOENT);
+	tdev_destroy(td);
+}
+
+static struct kunit_case sysfs_cases[] = {
+	KUNIT_CASE(sysfs_device_attrs),
+	KUNIT_CASE(sysfs_node_desc_write),
+	KUNIT_CASE(sysfs_port_attrs),
+	KUNIT_CASE(sysfs_port_query_error),
+	KUNIT_CASE(sysfs_tables_ib),
+	KUNIT_CASE(sysfs_tables_roce),
+	KUNIT_CASE(sysfs_gone_after_unregister),
+	{}
+};
+
+static struct kunit_suite sysfs_suite = {
+	.name = "rdma_core_sysfs",
+	.test_cases = sysfs_cases,
+};
+
+/* ---- rdma_core_pd ---- */
+
+static void pd_local_dma_lkey(struct kunit *test)
+{
+	struct tdev_params p = { .name = "ktpd%d", .local_dma_lkey = true };
+	struct tdev *td = tk_dev(test, &p);
+	struct ib_pd *pd = ib_alloc_pd(&td->ibdev, 0);
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(pd));
+	KUNIT_EXPECT_EQ(test, pd->local_dma_lkey, TDEV_LOCAL_DMA_LKEY);
+	KUNIT_EXPECT_PTR_EQ(test, pd->device, &td->ibdev);
+	KUNIT_EXPECT_EQ(test, atomic_read(&pd->usecnt), 0);
+	KUNIT_EXPECT_NULL(test, pd->__internal_mr);
+	KUNIT_EXPECT_EQ(test, pd->flags, 0U);
+	KUNIT_EXPECT_EQ(test, atomic_read(&td->npds), 1);
+	KUNIT_EXPECT_EQ(test, ib_dealloc_pd_user(pd, NULL), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&td->npds), 0);
+	tdev_destroy(td);
+}
+
+static void pd_driver_failure(struct kunit *test)
+{
+	struct tdev_params p = { .name = "ktpdf%d", .local_dma_lkey = true };
+	struct tdev *td = tk_dev(test, &p);
+	struct ib_pd *pd;
+
+	tdev_fail(td, TDEV_FAIL_ALLOC_PD, true);
+	pd = ib_alloc_pd(&td->ibdev, 0);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(pd), -EIO);
+	KUNIT_EXPECT_EQ(test, atomic_read(&td->npds), 0);
+	tdev_fail(td, TDEV_FAIL_ALLOC_PD, false);
+	pd = ib_alloc_pd(&td->ibdev, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(pd));
+	tdev_fail(td, TDEV_FAIL_DEALLOC_PD, true);
+	KUNIT_EXPECT_EQ(test, ib_dealloc_pd_user(pd, NULL), -EIO);
+	KUNIT_EXPECT_EQ(test, atomic_read(&td->npds), 1);
+	tdev_fail(td, TDEV_FAIL_DEALLOC_PD, false);
+	KUNIT_EXPECT_EQ(test, ib_dealloc_pd_user(pd, NULL), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&td->npds), 0);
+	tdev_destroy(td);
+}
+
+static void pd_busy(struct kunit *test)
+{
+	struct tdev_params p = { .name = "ktpdb%d", .local_dma_lkey = true };
+	struct tdev *td = tk_dev(test, &p);
+	struct ib_pd *pd = ib_alloc_pd(&td->ibdev, 0);
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(pd));
+	atomic_inc(&pd->usecnt);
+	KUNIT_EXPECT_EQ(test, ib_dealloc_pd_user(pd, NULL), -EBUSY);
+	/* Still there and usable. */
+	KUNIT_EXPECT_EQ(test, atomic_read(&td->npds), 1);
+	KUNIT_EXPECT_EQ(test, pd->local_dma_lkey, TDEV_LOCAL_DMA_LKEY);
+	atomic_dec(&pd->usecnt);
+	KUNIT_EXPECT_EQ(test, ib_dealloc_pd_user(pd, NULL), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&td->npds), 0);
+	tdev_destroy(td);
+}
+
+/* Without IBK_LOCAL_DMA_LKEY the PD needs a DMA MR from the driver. */
+static void pd_internal_mr(struct kunit *test)
+{
+	struct tdev_params p = { .name = "ktpdm%d" };
+	struct tdev *td = tk_dev(test, &p);
+	struct ib_pd *pd = ib_alloc_pd(&td->ibdev, 0);
+
+	if (!td->ibdev.ops.get_dma_mr) {
+		KUNIT_EXPECT_EQ(test, PTR_ERR(pd), -EOPNOTSUPP);
+		KUNIT_EXPECT_EQ(test, atomic_read(&td->npds), 0);
+	} else {
+		KUNIT_ASSERT_FALSE(test, IS_ERR(pd));
+		KUNIT_ASSERT_NOT_NULL(test, pd->__internal_mr);
+		KUNIT_EXPECT_EQ(test, pd->local_dma_lkey,
+				pd->__internal_mr->lkey);
+		KUNIT_EXPECT_PTR_EQ(test, pd->__internal_mr->pd, pd);
+		KUNIT_EXPECT_EQ(test, atomic_read(&pd->usecnt), 0);
+		KUNIT_EXPECT_EQ(test, ib_dealloc_pd_user(pd, NULL), 0);
+	}
+	tdev_destroy(td);
+}
+
+static void pd_unsafe_global_rkey(struct kunit *test)
+{
+	struct tdev_params p = { .name = "ktpdu%d", .local_dma_lkey = true };
+	struct tdev *td = tk_dev(test, &p);
+	struct ib_pd *pd = ib_alloc_pd(&td->ibdev, IB_PD_UNSAFE_GLOBAL_RKEY);
+
+	if (!td->ibdev.ops.get_dma_mr) {
+		KUNIT_EXPECT_EQ(test, PTR_ERR(pd), -EOPNOTSUPP);
+		KUNIT_EXPECT_EQ(test, atomic_read(&td->npds), 0);
+	} else {
+		KUNIT_ASSERT_FALSE(test, IS_ERR(pd));
+		KUNIT_ASSERT_NOT_NULL(test, pd->__internal_mr);
+		KUNIT_EXPECT_EQ(test, pd->unsafe_global_rkey,
+				pd->__internal_mr->rkey);
+		KUNIT_EXPECT_EQ(test, pd->local_dma_lkey, TDEV_LOCAL_DMA_LKEY);
+		KUNIT_EXPECT_TRUE(test, pd->flags & IB_PD_UNSAFE_GLOBAL_RKEY);
+		KUNIT_EXPECT_EQ(test, ib_dealloc_pd_user(pd, NULL), 0);
+	}
+	tdev_destroy(td);
+}
+
+static struct kunit_case pd_cases[] = {
+	KUNIT_CASE(pd_local_dma_lkey),
+	KUNIT_CASE(pd_driver_failure),
+	KUNIT_CASE(pd_busy),
+	KUNIT_CASE(pd_internal_mr),
+	KUNIT_CASE(pd_unsafe_global_rkey),
+	{}
+};
+
+static struct kunit_suite pd_suite = {
+	.name = "rdma_core_pd",
+	.test_cases = pd_cases,
+};
+
+kunit_test_suites(&alloc_suite, &register_suite, &client_suite, &event_suite,
+		  &port_suite, &gid_suite, &netdev_suite, &sysfs_suite,
+		  &pd_suite);
+
+MODULE_DESCRIPTION("KUnit suites of the RDMA core's device model");
+MODULE_LICENSE("GPL");
