@@ -468,19 +468,20 @@ int rdma_read_gid_l2_fields(const struct ib_gid_attr *attr,
 			    u16 *vlan_id, u8 *smac)
 {
 	struct net_device *ndev;
+	int ret = -ENODEV;
 
 	rcu_read_lock();
 	ndev = rcu_dereference(attr->ndev);
-	if (!ndev) {
-		rcu_read_unlock();
-		return -ENODEV;
+	if (ndev) {
+		if (vlan_id)
+			*vlan_id = is_vlan_dev(ndev) ? vlan_dev_vlan_id(ndev) :
+						       0xffff;
+		if (smac)
+			ether_addr_copy(smac, ndev->dev_addr);
+		ret = 0;
 	}
-	if (smac)
-		ether_addr_copy(smac, ndev->dev_addr);
-	if (vlan_id)
-		*vlan_id = is_vlan_dev(ndev) ? vlan_dev_vlan_id(ndev) : 0xffff;
 	rcu_read_unlock();
-	return 0;
+	return ret;
 }
 EXPORT_SYMBOL(rdma_read_gid_l2_fields);
 

@@ -122,11 +122,11 @@ static ssize_t node_desc_store(struct device *dev,
 static DEVICE_ATTR_RW(node_desc);
 
 static struct attribute *ibdev_attrs[] = {
+	&dev_attr_node_desc.attr,
 	&dev_attr_node_type.attr,
+	&dev_attr_fw_ver.attr,
 	&dev_attr_node_guid.attr,
 	&dev_attr_sys_image_guid.attr,
-	&dev_attr_fw_ver.attr,
-	&dev_attr_node_desc.attr,
 	NULL,
 };
 
