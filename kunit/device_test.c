@@ -158,7 +158,7 @@ static int tk_other_query_pkey(struct ib_device *d, u32 p, u16 i, u16 *k)
 static int tk_other_query_gid(struct ib_device *d, u32 p, int i,
 			      union ib_gid *g)
 {
-	return -ENOSYS;
+	return -EOPNOTSUPP;
 }
 
 struct tk_big_pd {
@@ -508,7 +508,7 @@ static void unregister_queued(struct kunit *test)
 	ib_unregister_device_queued(&td->ibdev);
 	for (i = 0; i < 200 && atomic_read(&tdev_dealloc_driver_calls) == before;
 	     i++)
-		msleep(10);
+		msleep(20);
 	KUNIT_EXPECT_EQ(test, atomic_read(&tdev_dealloc_driver_calls),
 			before + 1);
 	KUNIT_EXPECT_NULL(test, ib_device_get_by_name("ktq0",
