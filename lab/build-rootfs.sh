@@ -19,6 +19,10 @@ if [ "${1:-}" = --path ]; then
 	echo "$out"
 	exit 0
 fi
+# One builder at a time: a second caller waits, then finds the cache.
+mkdir -p "$(dirname "$out")"
+exec 9>"$out.lock"
+flock 9
 if [ -f "$out/.done" ]; then
 	echo "$out"
 	exit 0
