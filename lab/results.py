@@ -48,12 +48,14 @@ class Node:
         self.planned = None
         self.status = None      # 'PASS', 'FAIL', 'SKIP' once its result line came
         self.why = ''
+        self.diag = []          # the lines the case printed before its result
 
 
 def parse_ktap(lines):
     """The suites in a kernel log, as trees of Nodes."""
     suites = []
     open_at = {}    # indentation -> the subtest opened there
+    diag = []       # lines since the last result: a failing case's story
     for line in lines:
         m = SUBTEST.match(line)
         if m:
@@ -74,6 +76,8 @@ def parse_ktap(lines):
             continue
         m = RESULT.match(line)
         if not m:
+            if line.strip() and not line.strip().startswith('KTAP version'):
+                diag = (diag + [line.strip()])[-8:]
             continue
         d = indent(m['ind'])
         name = m['name'].strip()
@@ -90,7 +94,10 @@ def parse_ktap(lines):
         if d in open_at:
             leaf = Node(name, d)
             leaf.status, leaf.why = status, (m['why'] or '').strip()
+            if status == 'FAIL':
+                leaf.diag = diag
             open_at[d].children.append(leaf)
+        diag = []
     return suites
 
 
@@ -103,6 +110,7 @@ def emit(node, path, out):
             out.append(('FAIL', full, 'no result (crashed or hung?)'))
         else:
             out.append((node.status, full, node.why))
+            out.extend(('', f'    {line}', '') for line in node.diag)
         return
     before = len(out)
     for child in node.children:
@@ -128,6 +136,9 @@ def cmd_ktap(paths):
         emit(suite, 'kunit', out)
         counts = {'PASS': 0, 'FAIL': 0, 'SKIP': 0}
         for status, name, why in out:
+            if not status:
+                print(name)
+                continue
             counts[status] += 1
             print(f'{status} {name}' + (f' ({why})' if why else ''))
         print(f'# suite {suite.name}: {counts["PASS"]} passed, {counts["FAIL"]} failed, '

@@ -24,7 +24,8 @@ lab_load ib_core || { failed "ib_core did not load"; exit 1; }
 echo "ib_core: $(modinfo -n ib_core) (taint $(cat /sys/module/ib_core/taint))"
 lab_load rdma_devwatch || failed "rdma_devwatch did not load"
 lab_load rdma_kunit_tdev "ndevs=$NDEVS" || failed "rdma_kunit_tdev did not load"
-show lsmod
+echo "$ lsmod (RDMA modules)"
+lsmod | grep -E '^(Module|ib_|rdma|iw_)' | sed 's/^/  /'
 
 section "Devices"
 show ls /sys/class/infiniband
@@ -54,7 +55,7 @@ for d in $devs; do
 		continue
 	fi
 	for e in "port_err 1" "port_active 1"; do
-		echo "$ d: echo '$e' > $ev"
+		echo "\$ echo '$e' > $ev"
 		echo "$e" >"$ev" || failed "writing '$e' to $ev"
 		attr "/sys/class/infiniband/$d/ports/1/state"
 	done
