@@ -44,6 +44,7 @@ struct class;
 
 /* main.c */
 extern struct workqueue_struct *ib_unreg_wq;
+extern struct workqueue_struct *ib_event_wq;
 
 /* registry.c: every allocated device, by index */
 int ibdev_registry_insert(struct ib_device *device);

@@ -258,6 +258,8 @@ static int tdev_check_params(struct tdev_params *p)
 		p->gid_tbl_len = 16;
 	if (!p->pkey_tbl_len)
 		p->pkey_tbl_len = 1;
+	if (p->link_layer == IB_LINK_LAYER_UNSPECIFIED)
+		p->link_layer = IB_LINK_LAYER_INFINIBAND;
 	if (p->ports > TDEV_MAX_PORTS || p->gid_tbl_len < 0 ||
 	    p->gid_tbl_len > TDEV_MAX_GIDS || p->pkey_tbl_len < 0 ||
 	    p->pkey_tbl_len > TDEV_MAX_PKEYS)
