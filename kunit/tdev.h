@@ -40,10 +40,9 @@ enum tdev_fail_op {
  * struct tdev_params - what tdev_create() makes
  * @name: name or template for ib_register_device(); NULL means "tdev%d"
  * @ports: number of ports, 1..TDEV_MAX_PORTS; 0 means 1
- * @link_layer: IB_LINK_LAYER_INFINIBAND (default, also for UNSPECIFIED; the
- *	GID is made by the
- *	core from the node GUID) or IB_LINK_LAYER_ETHERNET (RoCE v1+v2
- *	ports; GIDs made by the core from @ndev's MAC)
+ * @link_layer: IB_LINK_LAYER_INFINIBAND (the default, also for 0; the GID
+ *	is made by the core from the node GUID) or IB_LINK_LAYER_ETHERNET
+ *	(RoCE v1+v2 ports; GIDs made by the core from @ndev's MAC)
  * @gid_tbl_len: GID table size, <= TDEV_MAX_GIDS; 0 means 16
  * @pkey_tbl_len: P_Key table size, <= TDEV_MAX_PKEYS; 0 means 1
  * @ndev: netdev of every port (Ethernet), set before registration; the
