@@ -295,12 +295,16 @@ int ibdev_cache_setup(struct ib_device *device)
 		ret = ibdev_gid_table_fill(device, port);
 		if (ret)
 			break;
-		ibdev_port_cache_update(device, port);
 	}
 	mutex_unlock(&ibdev_gid_mutex);
-	if (ret)
+	if (ret) {
 		ibdev_cache_cleanup(device);
-	return ret;
+		return ret;
+	}
+	/* Outside the mutex: query_port may take the RTNL (RoCE speed). */
+	rdma_for_each_port(device, port)
+		ibdev_port_cache_update(device, port);
+	return 0;
 }
 
 void ibdev_cache_cleanup(struct ib_device *device)
