@@ -238,9 +238,16 @@ static const struct ib_device_ops tdev_gid_ops = {
 atomic_t tdev_dealloc_driver_calls = ATOMIC_INIT(0);
 EXPORT_SYMBOL_GPL(tdev_dealloc_driver_calls);
 
-/* The core frees the device after this; tdev owns nothing else. */
+/*
+ * The core frees the device after this (queued unregistration,
+ * ib_unregister_driver()): the debugfs directory must go first.
+ */
 static void tdev_dealloc_driver(struct ib_device *ibdev)
 {
+	struct tdev *td = to_tdev(ibdev);
+
+	debugfs_remove(td->debugfs);
+	td->debugfs = NULL;
 	atomic_inc(&tdev_dealloc_driver_calls);
 }
 
