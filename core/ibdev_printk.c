@@ -39,12 +39,11 @@ void ibdev_printk(const char *level, const struct ib_device *ibdev,
 }
 EXPORT_SYMBOL(ibdev_printk);
 
+/*
+ * ibdev_emerg() ... ibdev_info(): log a message about a device (or NULL)
+ * at the level in the name.
+ */
 #define IBDEV_LEVEL_FN(name, level)					\
-/**									\
- * name - log a message about a device at this level			\
- * @ibdev: the device, or NULL						\
- * @format: printf format						\
- */									\
 void name(const struct ib_device *ibdev, const char *format, ...)	\
 {									\
 	va_list ap;							\
