@@ -75,7 +75,7 @@ int ib_destroy_cq_user(struct ib_cq *cq, struct ib_udata *udata)
 	int ret;
 
 	if (cq->shared) {
-		ibdev_warn_once(cq->device, "destroying a CQ of the CQ pool\n");
+		dev_warn_once(&cq->device->dev, "destroying a CQ of the CQ pool\n");
 		return -EOPNOTSUPP;
 	}
 	if (atomic_read(&cq->usecnt))

@@ -18,6 +18,12 @@ int ib_cq_poll_init(void);
 void ib_cq_poll_exit(void);
 
 /*
+ * A completion vector for a CQ that may use any (core/cq_poll.c): the
+ * device's vectors, at most one per online CPU, in turn.
+ */
+int ib_cq_pick_vector(struct ib_device *dev);
+
+/*
  * Frees a device's shared CQs (core/cq_pool.c).  The device model calls it
  * when a device unregisters, after every client is removed; the device's
  * cq_pools[] lists and cq_pools_lock are initialised when it is allocated.
