@@ -7,8 +7,9 @@
  *   IB_POLL_DIRECT             only when its owner calls
  *                              ib_process_cq_direct();
  *   IB_POLL_SOFTIRQ            from irq_poll, in softirq context;
- *   IB_POLL_WORKQUEUE          from a work item on cq_comp_wq;
- *   IB_POLL_UNBOUND_WORKQUEUE  from a work item on cq_comp_unbound_wq.
+ *   IB_POLL_WORKQUEUE          from a work item on ib_comp_wq;
+ *   IB_POLL_UNBOUND_WORKQUEUE  from a work item on ib_comp_unbound_wq
+ * (the core's completion workqueues, created in main.c).
  * The event-driven contexts poll a budget of completions at a time, then
  * re-arm with IB_CQ_REPORT_MISSED_EVENTS and poll again if completions
  * arrived meanwhile, so none is left waiting for an event that never
@@ -27,10 +28,6 @@
 #define CQ_BUDGET_SOFTIRQ	256
 #define CQ_BUDGET_WORKQUEUE	65536
 #define CQ_REARM	(IB_CQ_NEXT_COMP | IB_CQ_REPORT_MISSED_EVENTS)
-
-/* Created at module load (ib_cq_poll_init()), never changed after. */
-static struct workqueue_struct *cq_comp_wq;
-static struct workqueue_struct *cq_comp_unbound_wq;
 
 /*
  * Poll up to @budget completions (all when @budget is -1) in batches of
@@ -183,7 +180,7 @@ struct ib_cq *__ib_alloc_cq(struct ib_device *dev, void *private, int nr_cqe,
 	case IB_POLL_UNBOUND_WORKQUEUE:
 		INIT_WORK(&cq->work, cq_work_poll);
 		cq->comp_wq = poll_ctx == IB_POLL_WORKQUEUE ?
-			      cq_comp_wq : cq_comp_unbound_wq;
+			      ib_comp_wq : ib_comp_unbound_wq;
 		break;
 	}
 	ib_req_notify_cq(cq, IB_CQ_NEXT_COMP);
@@ -274,28 +271,3 @@ void ib_free_cq(struct ib_cq *cq)
 	kfree(cq);
 }
 EXPORT_SYMBOL(ib_free_cq);
-
-/* See verbs_priv.h. */
-int ib_cq_poll_init(void)
-{
-	cq_comp_wq = alloc_workqueue("ib-cq-comp",
-				     WQ_HIGHPRI | WQ_MEM_RECLAIM, 0);
-	if (!cq_comp_wq)
-		return -ENOMEM;
-	cq_comp_unbound_wq = alloc_workqueue("ib-cq-comp-unb",
-					     WQ_UNBOUND | WQ_HIGHPRI |
-					     WQ_MEM_RECLAIM,
-					     WQ_UNBOUND_MAX_ACTIVE);
-	if (!cq_comp_unbound_wq) {
-		destroy_workqueue(cq_comp_wq);
-		return -ENOMEM;
-	}
-	return 0;
-}
-
-/* See verbs_priv.h. */
-void ib_cq_poll_exit(void)
-{
-	destroy_workqueue(cq_comp_unbound_wq);
-	destroy_workqueue(cq_comp_wq);
-}

@@ -9,15 +9,6 @@
 #include <rdma/ib_verbs.h>
 
 /*
- * The completion workqueues of IB_POLL_WORKQUEUE and
- * IB_POLL_UNBOUND_WORKQUEUE CQs (core/cq_poll.c).  main.c calls
- * ib_cq_poll_init() at module load, before any device registers, and
- * ib_cq_poll_exit() at unload.
- */
-int ib_cq_poll_init(void);
-void ib_cq_poll_exit(void);
-
-/*
  * A completion vector for a CQ that may use any (core/cq_poll.c): the
  * device's vectors, at most one per online CPU, in turn.
  */
