@@ -8,8 +8,6 @@
 #include <linux/scatterlist.h>
 #include <rdma/ib_verbs.h>
 
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
-
 /* ---- rdma_core_strings ---- */
 
 static void strings_every_event_named(struct kunit *test)
