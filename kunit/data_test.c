@@ -6,6 +6,7 @@
  */
 #include <kunit/test.h>
 #include <linux/scatterlist.h>
+#include <rdma/ib_cache.h>
 #include "tdev.h"
 #include "verbs_kunit.h"
 
@@ -500,7 +501,7 @@ static void data_ud_with_grh(struct kunit *test)
 	vk_poll(test, p.cq, wc, 1);
 	KUNIT_EXPECT_EQ(test, wc[0].wr_id, 1ULL);
 	KUNIT_EXPECT_EQ(test, wc[0].status, IB_WC_SUCCESS);
-	KUNIT_EXPECT_EQ(test, rdma_destroy_ah(ah, RDMA_DESTROY_AH_SLEEPABLE), 0);
+	KUNIT_EXPECT_EQ(test, rdma_destroy_ah_user(ah, RDMA_DESTROY_AH_SLEEPABLE, NULL), 0);
 	vk_pair_free(test, &p);
 }
 
@@ -554,7 +555,7 @@ static void data_srq_receive_and_limit(struct kunit *test)
 	/* A QP on an SRQ has no receive queue of its own */
 	KUNIT_EXPECT_EQ(test, vk_post_recv(p.b, 1, rs, 1), -EINVAL);
 	vk_pair_free(test, &p);
-	KUNIT_EXPECT_EQ(test, ib_destroy_srq(srq), 0);
+	KUNIT_EXPECT_EQ(test, ib_destroy_srq_user(srq, NULL), 0);
 }
 
 static struct kunit_case data_cases[] = {
@@ -759,7 +760,7 @@ static void pool_shares(struct kunit *test)
 	KUNIT_ASSERT_FALSE(test, IS_ERR(c3));
 	KUNIT_EXPECT_PTR_NE(test, c1, c3);
 	/* Shared CQs are not the caller's to destroy, resize or tune */
-	KUNIT_EXPECT_EQ(test, ib_destroy_cq(c1), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, ib_destroy_cq_user(c1, NULL), -EOPNOTSUPP);
 	KUNIT_EXPECT_EQ(test, ib_resize_cq(c1, 8192), -EOPNOTSUPP);
 	KUNIT_EXPECT_EQ(test, rdma_set_cq_moderation(c1, 1, 1), -EOPNOTSUPP);
 	ib_cq_pool_put(c1, 100);
@@ -924,7 +925,7 @@ static void drain_qp_on_srq(struct kunit *test)
 	ib_drain_qp(p.b);	/* the send queue only */
 	KUNIT_EXPECT_EQ(test, vk_state(p.b), IB_QPS_ERR);
 	vk_pair_free(test, &p);
-	KUNIT_EXPECT_EQ(test, ib_destroy_srq(srq), 0);
+	KUNIT_EXPECT_EQ(test, ib_destroy_srq_user(srq, NULL), 0);
 }
 
 static struct kunit_case drain_cases[] = {

@@ -5,6 +5,7 @@
  */
 #include <kunit/test.h>
 #include <linux/scatterlist.h>
+#include <rdma/ib_cache.h>
 #include "tdev.h"
 #include "verbs_kunit.h"
 
@@ -364,9 +365,9 @@ static void qp_cq_busy_while_attached(struct kunit *test)
 	KUNIT_ASSERT_FALSE(test, IS_ERR(cq));
 	qp = vk_qp(test, IB_QPT_UD, cq, cq, NULL);
 	KUNIT_EXPECT_EQ(test, atomic_read(&cq->usecnt), 2);
-	KUNIT_EXPECT_EQ(test, ib_destroy_cq(cq), -EBUSY);
+	KUNIT_EXPECT_EQ(test, ib_destroy_cq_user(cq, NULL), -EBUSY);
 	KUNIT_EXPECT_EQ(test, ib_destroy_qp(qp), 0);
-	KUNIT_EXPECT_EQ(test, ib_destroy_cq(cq), 0);
+	KUNIT_EXPECT_EQ(test, ib_destroy_cq_user(cq, NULL), 0);
 }
 
 static void qp_pd_busy(struct kunit *test)
@@ -437,7 +438,7 @@ static void srq_create_query_modify(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ib_modify_srq(srq, &a, IB_SRQ_LIMIT), -EINVAL);
 	a.max_wr = 32;
 	KUNIT_EXPECT_EQ(test, ib_modify_srq(srq, &a, IB_SRQ_MAX_WR), -EOPNOTSUPP);
-	KUNIT_EXPECT_EQ(test, ib_destroy_srq(srq), 0);
+	KUNIT_EXPECT_EQ(test, ib_destroy_srq_user(srq, NULL), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&v->pd->usecnt), pd_users);
 }
 
@@ -467,10 +468,10 @@ static void srq_busy_with_qp(struct kunit *test)
 
 	KUNIT_EXPECT_PTR_EQ(test, qp->srq, srq);
 	KUNIT_EXPECT_EQ(test, atomic_read(&srq->usecnt), 1);
-	KUNIT_EXPECT_EQ(test, ib_destroy_srq(srq), -EBUSY);
+	KUNIT_EXPECT_EQ(test, ib_destroy_srq_user(srq, NULL), -EBUSY);
 	KUNIT_EXPECT_EQ(test, ib_destroy_qp(qp), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&srq->usecnt), 0);
-	KUNIT_EXPECT_EQ(test, ib_destroy_srq(srq), 0);
+	KUNIT_EXPECT_EQ(test, ib_destroy_srq_user(srq, NULL), 0);
 	ib_free_cq(cq);
 }
 
@@ -525,7 +526,7 @@ static void cqo_create_and_notify(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ib_req_notify_cq(cq, IB_CQ_NEXT_COMP |
 					       IB_CQ_REPORT_MISSED_EVENTS), 0);
 	KUNIT_EXPECT_EQ(test, ib_destroy_qp(qp), 0);
-	KUNIT_EXPECT_EQ(test, ib_destroy_cq(cq), 0);
+	KUNIT_EXPECT_EQ(test, ib_destroy_cq_user(cq, NULL), 0);
 }
 
 static void cqo_create_bad(struct kunit *test)
@@ -556,7 +557,7 @@ static void cqo_resize_and_moderate(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cq->cqe, 64);
 	KUNIT_EXPECT_EQ(test, ib_resize_cq(cq, 0), -EINVAL);
 	KUNIT_EXPECT_EQ(test, rdma_set_cq_moderation(cq, 16, 10), 0);
-	KUNIT_EXPECT_EQ(test, ib_destroy_cq(cq), 0);
+	KUNIT_EXPECT_EQ(test, ib_destroy_cq_user(cq, NULL), 0);
 }
 
 static void cqo_resize_keeps_completions(struct kunit *test)
@@ -587,7 +588,7 @@ static void cqo_resize_keeps_completions(struct kunit *test)
 	for (i = 0; i < 3; i++)
 		KUNIT_EXPECT_EQ(test, wc[i].wr_id, 100ULL + i);
 	KUNIT_EXPECT_EQ(test, ib_destroy_qp(qp), 0);
-	KUNIT_EXPECT_EQ(test, ib_destroy_cq(cq), 0);
+	KUNIT_EXPECT_EQ(test, ib_destroy_cq_user(cq, NULL), 0);
 }
 
 static struct kunit_case cqo_cases[] = {
@@ -757,7 +758,7 @@ static void ah_create_no_grh(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rdma_ah_get_dlid(&q), 7U);
 	KUNIT_EXPECT_EQ(test, rdma_ah_get_sl(&q), 2);
 	KUNIT_EXPECT_EQ(test, rdma_modify_ah(ah, &a), -EOPNOTSUPP);
-	KUNIT_EXPECT_EQ(test, rdma_destroy_ah(ah, RDMA_DESTROY_AH_SLEEPABLE), 0);
+	KUNIT_EXPECT_EQ(test, rdma_destroy_ah_user(ah, RDMA_DESTROY_AH_SLEEPABLE, NULL), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&v->pd->usecnt), 0);
 }
 
@@ -779,7 +780,7 @@ static void ah_create_grh_holds_gid(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, a.grh.sgid_attr);
 	KUNIT_ASSERT_EQ(test, rdma_query_ah(ah, &q), 0);
 	KUNIT_EXPECT_PTR_EQ(test, q.grh.sgid_attr, ah->sgid_attr);
-	KUNIT_EXPECT_EQ(test, rdma_destroy_ah(ah, 0), 0);
+	KUNIT_EXPECT_EQ(test, rdma_destroy_ah_user(ah, 0, NULL), 0);
 }
 
 static void ah_create_bad(struct kunit *test)
@@ -815,7 +816,7 @@ static void ah_caller_sgid_attr_checked(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, ah->sgid_attr, g);
 	/* The caller's reference is still the caller's */
 	KUNIT_EXPECT_PTR_EQ(test, a.grh.sgid_attr, g);
-	KUNIT_EXPECT_EQ(test, rdma_destroy_ah(ah, 0), 0);
+	KUNIT_EXPECT_EQ(test, rdma_destroy_ah_user(ah, 0, NULL), 0);
 	/* A GID attribute that is not the slot the vector names */
 	a.grh.sgid_index = 1;
 	KUNIT_EXPECT_EQ(test, PTR_ERR(rdma_create_ah(v->pd, &a, 0)), -EINVAL);
@@ -904,7 +905,7 @@ static void ah_attr_from_wc_grh(struct kunit *test)
 	ah = ib_create_ah_from_wc(v->pd, &wc, &grh, 1);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(ah));
 	KUNIT_EXPECT_NOT_NULL(test, ah->sgid_attr);
-	KUNIT_EXPECT_EQ(test, rdma_destroy_ah(ah, RDMA_DESTROY_AH_SLEEPABLE), 0);
+	KUNIT_EXPECT_EQ(test, rdma_destroy_ah_user(ah, RDMA_DESTROY_AH_SLEEPABLE, NULL), 0);
 
 	/* A packet for a GID that is not ours */
 	grh.dgid.global.interface_id ^= cpu_to_be64(1);
