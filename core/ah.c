@@ -213,10 +213,12 @@ EXPORT_SYMBOL(rdma_query_ah);
  */
 void rdma_destroy_ah_attr(struct rdma_ah_attr *ah_attr)
 {
-	if (ah_attr->grh.sgid_attr) {
-		rdma_put_gid_attr(ah_attr->grh.sgid_attr);
-		ah_attr->grh.sgid_attr = NULL;
-	}
+	const struct ib_gid_attr *held = ah_attr->grh.sgid_attr;
+
+	if (!held)
+		return;
+	ah_attr->grh.sgid_attr = NULL;
+	rdma_put_gid_attr(held);
 }
 EXPORT_SYMBOL(rdma_destroy_ah_attr);
 
@@ -230,9 +232,9 @@ EXPORT_SYMBOL(rdma_destroy_ah_attr);
 void rdma_copy_ah_attr(struct rdma_ah_attr *dest,
 		       const struct rdma_ah_attr *src)
 {
-	*dest = *src;
-	if (dest->grh.sgid_attr)
-		rdma_hold_gid_attr(dest->grh.sgid_attr);
+	memcpy(dest, src, sizeof(*dest));
+	if (src->grh.sgid_attr)
+		rdma_hold_gid_attr(src->grh.sgid_attr);
 }
 EXPORT_SYMBOL(rdma_copy_ah_attr);
 
@@ -240,25 +242,34 @@ EXPORT_SYMBOL(rdma_copy_ah_attr);
  * rdma_replace_ah_attr() - overwrite an address vector with a copy
  * @old: the address vector to release and overwrite
  * @new: the address vector to copy
+ *
+ * The new reference is taken before the old one is dropped, so replacing a
+ * vector with one naming the same GID entry never frees it in between.
  */
 void rdma_replace_ah_attr(struct rdma_ah_attr *old,
 			  const struct rdma_ah_attr *new)
 {
-	rdma_destroy_ah_attr(old);
+	const struct ib_gid_attr *prev = old->grh.sgid_attr;
+
 	rdma_copy_ah_attr(old, new);
+	if (prev)
+		rdma_put_gid_attr(prev);
 }
 EXPORT_SYMBOL(rdma_replace_ah_attr);
 
 /**
  * rdma_move_ah_attr() - move an address vector and its GID reference
- * @dest: the destination; what it held is released first
+ * @dest: the destination; what it held is released
  * @src: the source; it keeps its fields but no longer owns a reference
  */
 void rdma_move_ah_attr(struct rdma_ah_attr *dest, struct rdma_ah_attr *src)
 {
-	rdma_destroy_ah_attr(dest);
-	*dest = *src;
+	const struct ib_gid_attr *prev = dest->grh.sgid_attr;
+
+	memcpy(dest, src, sizeof(*dest));
 	src->grh.sgid_attr = NULL;
+	if (prev)
+		rdma_put_gid_attr(prev);
 }
 EXPORT_SYMBOL(rdma_move_ah_attr);
 

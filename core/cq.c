@@ -26,15 +26,13 @@
  * -EINVAL for a completion vector the device lacks, -ENOMEM, or the
  * driver's error.
  */
-struct ib_cq *__ib_create_cq(struct ib_device *device,
-			     ib_comp_handler comp_handler,
+struct ib_cq *__ib_create_cq(struct ib_device *device, ib_comp_handler comp_handler,
 			     void (*event_handler)(struct ib_event *, void *),
-			     void *cq_context,
-			     const struct ib_cq_init_attr *cq_attr,
+			     void *cq_context, const struct ib_cq_init_attr *cq_attr,
 			     const char *caller)
 {
 	struct ib_cq *cq;
-	int ret;
+	int err;
 
 	if (!device->ops.create_cq || !device->ops.destroy_cq)
 		return ERR_PTR(-EOPNOTSUPP);
@@ -52,12 +50,11 @@ struct ib_cq *__ib_create_cq(struct ib_device *device,
 	cq->comp_vector = cq_attr->comp_vector;
 	atomic_set(&cq->usecnt, 0);
 
-	ret = device->ops.create_cq(cq, cq_attr, NULL);
-	if (ret) {
-		kfree(cq);
-		return ERR_PTR(ret);
-	}
-	return cq;
+	err = device->ops.create_cq(cq, cq_attr, NULL);
+	if (!err)
+		return cq;
+	kfree(cq);
+	return ERR_PTR(err);
 }
 EXPORT_SYMBOL(__ib_create_cq);
 

@@ -249,17 +249,11 @@ void ib_free_cq(struct ib_cq *cq)
 	if (dev->ops.pre_destroy_cq && dev->ops.pre_destroy_cq(cq))
 		ibdev_warn(dev, "quiescing a kernel CQ failed\n");
 
-	switch (cq->poll_ctx) {
-	case IB_POLL_SOFTIRQ:
+	/* No poll may run once the CQ is gone */
+	if (cq->poll_ctx == IB_POLL_SOFTIRQ)
 		irq_poll_disable(&cq->iop);
-		break;
-	case IB_POLL_WORKQUEUE:
-	case IB_POLL_UNBOUND_WORKQUEUE:
+	else if (cq->poll_ctx != IB_POLL_DIRECT)
 		cancel_work_sync(&cq->work);
-		break;
-	case IB_POLL_DIRECT:
-		break;
-	}
 
 	if (dev->ops.post_destroy_cq)
 		dev->ops.post_destroy_cq(cq);

@@ -18,14 +18,16 @@
  *
  * Return: @nents; the mapping cannot fail.
  */
-int ib_dma_virt_map_sg(struct ib_device *dev, struct scatterlist *sg, int nents)
+int ib_dma_virt_map_sg(struct ib_device *dev, struct scatterlist *sg,
+		       int nents)
 {
-	struct scatterlist *s;
-	int i;
+	struct scatterlist *cur = sg;
+	int left = nents;
 
-	for_each_sg(sg, s, nents, i) {
-		sg_dma_address(s) = (uintptr_t)sg_virt(s);
-		sg_dma_len(s) = s->length;
+	while (left-- > 0 && cur) {
+		cur->dma_address = (dma_addr_t)(uintptr_t)sg_virt(cur);
+		sg_dma_len(cur) = cur->length;
+		cur = sg_next(cur);
 	}
 	return nents;
 }

@@ -114,10 +114,9 @@ static void drain_rq_generic(struct ib_qp *qp)
  */
 void ib_drain_sq(struct ib_qp *qp)
 {
-	if (qp->device->ops.drain_sq)
-		qp->device->ops.drain_sq(qp);
-	else
-		drain_sq_generic(qp);
+	void (*own)(struct ib_qp *qp) = qp->device->ops.drain_sq;
+
+	(own ?: drain_sq_generic)(qp);
 }
 EXPORT_SYMBOL(ib_drain_sq);
 
@@ -129,10 +128,9 @@ EXPORT_SYMBOL(ib_drain_sq);
  */
 void ib_drain_rq(struct ib_qp *qp)
 {
-	if (qp->device->ops.drain_rq)
-		qp->device->ops.drain_rq(qp);
-	else
-		drain_rq_generic(qp);
+	void (*own)(struct ib_qp *qp) = qp->device->ops.drain_rq;
+
+	(own ?: drain_rq_generic)(qp);
 }
 EXPORT_SYMBOL(ib_drain_rq);
 
@@ -145,8 +143,10 @@ EXPORT_SYMBOL(ib_drain_rq);
  */
 void ib_drain_qp(struct ib_qp *qp)
 {
+	bool own_rq = !qp->srq;
+
 	ib_drain_sq(qp);
-	if (!qp->srq)
+	if (own_rq)
 		ib_drain_rq(qp);
 }
 EXPORT_SYMBOL(ib_drain_qp);

@@ -139,8 +139,9 @@ EXPORT_SYMBOL(ib_dereg_mr_user);
 int ib_check_mr_status(struct ib_mr *mr, u32 check_mask,
 		       struct ib_mr_status *mr_status)
 {
-	if (!mr->device->ops.check_mr_status)
-		return -EOPNOTSUPP;
-	return mr->device->ops.check_mr_status(mr, check_mask, mr_status);
+	int (*check)(struct ib_mr *mr, u32 mask, struct ib_mr_status *st) =
+		mr->device->ops.check_mr_status;
+
+	return check ? check(mr, check_mask, mr_status) : -EOPNOTSUPP;
 }
 EXPORT_SYMBOL(ib_check_mr_status);

@@ -34,11 +34,13 @@
 int ib_map_mr_sg(struct ib_mr *mr, struct scatterlist *sg, int sg_nents,
 		 unsigned int *sg_offset, unsigned int page_size)
 {
-	if (!mr->device->ops.map_mr_sg)
+	const struct ib_device_ops *ops = &mr->device->ops;
+
+	if (!ops->map_mr_sg)
 		return -EOPNOTSUPP;
 
 	mr->page_size = page_size;
-	return mr->device->ops.map_mr_sg(mr, sg, sg_nents, sg_offset);
+	return ops->map_mr_sg(mr, sg, sg_nents, sg_offset);
 }
 EXPORT_SYMBOL(ib_map_mr_sg);
 
@@ -62,13 +64,14 @@ int ib_map_mr_sg_pi(struct ib_mr *mr, struct scatterlist *data_sg,
 		    struct scatterlist *meta_sg, int meta_sg_nents,
 		    unsigned int *meta_sg_offset, unsigned int page_size)
 {
-	if (!mr->device->ops.map_mr_sg_pi || mr->type != IB_MR_TYPE_INTEGRITY)
+	const struct ib_device_ops *ops = &mr->device->ops;
+
+	if (mr->type != IB_MR_TYPE_INTEGRITY || !ops->map_mr_sg_pi)
 		return -EOPNOTSUPP;
 
 	mr->page_size = page_size;
-	return mr->device->ops.map_mr_sg_pi(mr, data_sg, data_sg_nents,
-					    data_sg_offset, meta_sg,
-					    meta_sg_nents, meta_sg_offset);
+	return ops->map_mr_sg_pi(mr, data_sg, data_sg_nents, data_sg_offset,
+				 meta_sg, meta_sg_nents, meta_sg_offset);
 }
 EXPORT_SYMBOL(ib_map_mr_sg_pi);
 

@@ -16,28 +16,41 @@
 #include "rw_priv.h"
 #include "verbs_priv.h"
 
+/*
+ * The use counts a QP holds: on its PD, its CQs and its SRQ (those it
+ * has).  Fills @cnt and returns how many.
+ */
+static int qp_ref_targets(struct ib_qp *qp, atomic_t *cnt[4])
+{
+	int n = 0;
+
+	if (qp->pd)
+		cnt[n++] = &qp->pd->usecnt;
+	if (qp->send_cq)
+		cnt[n++] = &qp->send_cq->usecnt;
+	if (qp->recv_cq)
+		cnt[n++] = &qp->recv_cq->usecnt;
+	if (qp->srq)
+		cnt[n++] = &qp->srq->usecnt;
+	return n;
+}
+
 static void qp_take_refs(struct ib_qp *qp)
 {
-	if (qp->pd)
-		atomic_inc(&qp->pd->usecnt);
-	if (qp->send_cq)
-		atomic_inc(&qp->send_cq->usecnt);
-	if (qp->recv_cq)
-		atomic_inc(&qp->recv_cq->usecnt);
-	if (qp->srq)
-		atomic_inc(&qp->srq->usecnt);
+	atomic_t *cnt[4];
+	int n = qp_ref_targets(qp, cnt);
+
+	while (n--)
+		atomic_inc(cnt[n]);
 }
 
 static void qp_drop_refs(struct ib_qp *qp)
 {
-	if (qp->srq)
-		atomic_dec(&qp->srq->usecnt);
-	if (qp->recv_cq)
-		atomic_dec(&qp->recv_cq->usecnt);
-	if (qp->send_cq)
-		atomic_dec(&qp->send_cq->usecnt);
-	if (qp->pd)
-		atomic_dec(&qp->pd->usecnt);
+	atomic_t *cnt[4];
+	int n = qp_ref_targets(qp, cnt);
+
+	while (n--)
+		atomic_dec(cnt[n]);
 	if (qp->av_sgid_attr)
 		rdma_put_gid_attr(qp->av_sgid_attr);
 	if (qp->alt_path_sgid_attr)

@@ -876,21 +876,18 @@ static int tv_query_ah(struct ib_ah *ibah, struct rdma_ah_attr *attr)
 
 /* ---- the send side: work requests executed at post time ---- */
 
+/* The sender's completion opcode of each work request opcode (0: SEND). */
+static const u8 tv_wc_opcodes[] = {
+	[IB_WR_RDMA_WRITE]		= IB_WC_RDMA_WRITE,
+	[IB_WR_RDMA_WRITE_WITH_IMM]	= IB_WC_RDMA_WRITE,
+	[IB_WR_RDMA_READ]		= IB_WC_RDMA_READ,
+	[IB_WR_REG_MR]			= IB_WC_REG_MR,
+	[IB_WR_LOCAL_INV]		= IB_WC_LOCAL_INV,
+};
+
 static enum ib_wc_opcode tv_wc_opcode(enum ib_wr_opcode op)
 {
-	switch (op) {
-	case IB_WR_RDMA_WRITE:
-	case IB_WR_RDMA_WRITE_WITH_IMM:
-		return IB_WC_RDMA_WRITE;
-	case IB_WR_RDMA_READ:
-		return IB_WC_RDMA_READ;
-	case IB_WR_REG_MR:
-		return IB_WC_REG_MR;
-	case IB_WR_LOCAL_INV:
-		return IB_WC_LOCAL_INV;
-	default:
-		return IB_WC_SEND;
-	}
+	return op < ARRAY_SIZE(tv_wc_opcodes) ? tv_wc_opcodes[op] : IB_WC_SEND;
 }
 
 static bool tv_opcode_ok(enum ib_qp_type type, enum ib_wr_opcode op)
