@@ -238,11 +238,11 @@ void ib_free_cq(struct ib_cq *cq)
 	int ret = 0;
 
 	if (cq->shared) {
-		dev_warn_once(&dev->dev, "ib_free_cq() on a CQ of the CQ pool\n");
+		dev_warn_once(&dev->dev, "%s() on a CQ of the CQ pool\n", __func__);
 		return;
 	}
 	if (atomic_read(&cq->usecnt)) {
-		dev_warn_once(&dev->dev, "ib_free_cq() on a CQ QPs still use\n");
+		dev_warn_once(&dev->dev, "%s() on a CQ QPs still use\n", __func__);
 		return;
 	}
 
