@@ -653,6 +653,13 @@ static void poll_ctx_desc(const enum ib_poll_context *ctx, char *desc)
 
 KUNIT_ARRAY_PARAM(poll_ctx, poll_ctxs, poll_ctx_desc);
 
+/* The contexts a drain can wait on (not IB_POLL_DIRECT) */
+static const enum ib_poll_context drain_ctxs[] = {
+	IB_POLL_SOFTIRQ, IB_POLL_WORKQUEUE, IB_POLL_UNBOUND_WORKQUEUE,
+};
+
+KUNIT_ARRAY_PARAM(drain_ctx, drain_ctxs, poll_ctx_desc);
+
 static void cq_poll_delivers_all(struct kunit *test)
 {
 	enum ib_poll_context ctx = *(const enum ib_poll_context *)test->param_value;
@@ -870,8 +877,6 @@ static void drain_qp_handles_queued(struct kunit *test)
 	struct vk_counter c;
 	struct vk_pair p;
 
-	if (ctx == IB_POLL_DIRECT)
-		kunit_skip(test, "direct CQs cannot be drained");
 	vk_counter_init(&c, 0);
 	vk_pair_make(test, &p, IB_QPT_RC, ctx, NULL);
 	/* 30 receives, 12 of them consumed by sends: 42 completions queued */
@@ -929,7 +934,7 @@ static void drain_qp_on_srq(struct kunit *test)
 }
 
 static struct kunit_case drain_cases[] = {
-	KUNIT_CASE_PARAM(drain_qp_handles_queued, poll_ctx_gen_params),
+	KUNIT_CASE_PARAM(drain_qp_handles_queued, drain_ctx_gen_params),
 	KUNIT_CASE(drain_sq_and_rq),
 	KUNIT_CASE(drain_direct_cq_refused),
 	KUNIT_CASE(drain_qp_on_srq),
