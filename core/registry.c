@@ -5,6 +5,7 @@
  */
 #include "abi_device.h"
 #include "dev_priv.h"
+#include "verbs_priv.h"
 
 /*
  * Every allocated device, by device->index, from _ib_alloc_device() to
@@ -321,6 +322,7 @@ static void ibdev_unregister_locked(struct ib_device *device, bool put_caller)
 	ib_device_put(device);
 	wait_for_completion(&device->unreg_completion);
 	ibdev_remove_clients(device);
+	ib_cq_pool_cleanup(device);
 	ibdev_sysfs_del(device);
 	ibdev_cache_cleanup(device);
 	ibdev_netdevs_release(device);
