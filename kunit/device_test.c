@@ -1298,7 +1298,8 @@ static void gid_ib_default(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, rdma_query_gid(&td->ibdev, 1, 0, &gid), 0);
 	KUNIT_EXPECT_EQ(test, be64_to_cpu(gid.global.subnet_prefix),
 			0xfe80000000000000ULL);
-	KUNIT_EXPECT_EQ(test, gid.global.interface_id, td->ibdev.node_guid);
+	KUNIT_EXPECT_EQ(test, be64_to_cpu(gid.global.interface_id),
+			be64_to_cpu(td->ibdev.node_guid));
 	KUNIT_EXPECT_EQ(test, rdma_query_gid(&td->ibdev, 1, 1, &gid), -EINVAL);
 	KUNIT_EXPECT_EQ(test, rdma_query_gid(&td->ibdev, 1, 16, &gid), -EINVAL);
 	KUNIT_EXPECT_EQ(test, rdma_query_gid(&td->ibdev, 1, -1, &gid), -EINVAL);
@@ -1375,8 +1376,10 @@ static void gid_attr_outlives_device(struct kunit *test)
 	rdma_hold_gid_attr(attr);
 	tdev_destroy(td);
 	/* The attribute (and the device memory it points to) stay valid. */
-	KUNIT_EXPECT_EQ(test, attr->gid.global.interface_id, guid);
-	KUNIT_EXPECT_EQ(test, attr->device->node_guid, guid);
+	KUNIT_EXPECT_EQ(test, be64_to_cpu(attr->gid.global.interface_id),
+			be64_to_cpu(guid));
+	KUNIT_EXPECT_EQ(test, be64_to_cpu(attr->device->node_guid),
+			be64_to_cpu(guid));
 	rdma_put_gid_attr(attr);
 	rdma_put_gid_attr(attr);
 }
