@@ -157,7 +157,7 @@ REPORTS = [
     ('lockdep', re.compile(r'possible (circular|recursive) locking|inconsistent lock state|'
                            r'suspicious RCU usage|lock held when returning|'
                            r'bad unlock balance|held lock freed|INFO: trying to register non-static key')),
-    ('kmemleak', re.compile(r'unreferenced object 0x|kmemleak: \d+ new suspected memory leaks')),
+    ('kmemleak', re.compile(r'unreferenced object 0x')),
     ('warn', re.compile(r'WARNING: CPU: \d+ PID: |------------\[ cut here \]')),
     ('bug', re.compile(r'BUG: (?!KASAN)|kernel BUG at|Oops|general protection fault|'
                        r'Kernel panic|UBSAN: |ODEBUG: |list_(add|del) corruption|'
@@ -165,12 +165,41 @@ REPORTS = [
 ]
 
 
+LEAK_AGE = re.compile(r'^\s*comm ".*", pid \d+, jiffies (\d+)')
+LEAK_SUMMARY = re.compile(r'kmemleak: \d+ new suspected memory leaks')
+
+
+def drop_old_leaks(lines, since):
+    """lines without the kmemleak objects allocated before jiffies since."""
+    out, skip = [], False
+    for i, line in enumerate(lines):
+        if line.startswith('unreferenced object 0x'):
+            m = LEAK_AGE.match(lines[i + 1]) if i + 1 < len(lines) else None
+            skip = bool(m) and int(m[1]) < since
+        elif not line.startswith(' '):
+            skip = False
+        if not skip:
+            out.append(line)
+    return out
+
+
 def cmd_reports(paths):
+    since = None
+    if paths and paths[0] == '--since-jiffies':
+        since, paths = int(paths[1]), paths[2:]
     lines = []
+    leak_list = False
     for path in paths:
         got = read([path])
         if got:
+            if since is not None and any(line.startswith('unreferenced object') for line in got):
+                got = drop_old_leaks(got, since)
+            leak_list = leak_list or path.endswith('kmemleak.txt')
             lines.extend(got)
+    # Without kmemleak's own list, its summary line in the log is the report.
+    if not leak_list:
+        lines = [('unreferenced object 0x (' + line + ')') if LEAK_SUMMARY.search(line) else line
+                 for line in lines]
     rc = 0
     for kind, pat in REPORTS:
         hits = [i for i, line in enumerate(lines) if pat.search(line)]
