@@ -18,7 +18,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-build= out= timeout=1500
+build='' out='' timeout=1500
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--build) build=$2; shift 2 ;;
