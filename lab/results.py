@@ -18,6 +18,7 @@ TIMESTAMP = re.compile(r'^(?:<\d+>)?\[\s*\d+\.\d+\]\s?')
 RESULT = re.compile(r'^(?P<ind>\s*)(?P<ok>ok|not ok) (?P<num>\d+)(?: -)? ?(?P<name>.*?)'
                     r'(?:\s+#\s*(?P<dir>SKIP|TODO)\b\s*(?P<why>.*))?$')
 SUBTEST = re.compile(r'^(?P<ind>\s*)# Subtest: (?P<name>.*)$')
+STATS = re.compile(r'^(KTAP version|# (Totals|\S+): pass:\d+)')
 PLAN = re.compile(r'^(?P<ind>\s*)1\.\.(?P<n>\d+)$')
 
 
@@ -76,7 +77,7 @@ def parse_ktap(lines):
             continue
         m = RESULT.match(line)
         if not m:
-            if line.strip() and not line.strip().startswith('KTAP version'):
+            if line.strip() and not STATS.match(line.strip()):
                 diag = (diag + [line.strip()])[-8:]
             continue
         d = indent(m['ind'])
