@@ -40,13 +40,13 @@ result() {	# STATUS NAME [DETAIL]
 # Result lines a tool printed (PASS/FAIL/SKIP name (detail)), counted;
 # everything else it printed goes to the log only.
 results_from() {	# FILE [PREFIX]
-	local status rest
-	while IFS=' ' read -r status rest; do
+	local line status rest
+	while IFS= read -r line; do
+		status=${line%% *} rest=${line#* }
 		case "$status" in
-		PASS|FAIL|SKIP) ;;
-		*) continue ;;
+		PASS|FAIL|SKIP) result "$status" "${2:-}$rest" ;;
+		*) case "$line" in "    "*) echo "$line" ;; esac ;;
 		esac
-		result "$status" "${2:-}$rest"
 	done <"$1"
 }
 
@@ -154,7 +154,6 @@ if [ -n "$tk" ] && [ $built_test -eq 1 ] && [ $have_rootfs -eq 1 ]; then
 		step "KUnit: ${suites[*]} in the test-kernel VM"
 		"$LAB_DIR/kunit.sh" --build "$TOP_DIR/build/$trel" --out "$LOGS/kunit-vm" \
 			"${suites[@]}" >"$LOGS/kunit.log" 2>&1
-		grep -E '^    ' "$LOGS/kunit.log" | head -n 60
 		results_from "$LOGS/kunit.log"
 		grep -q '^PASS kunit/' "$LOGS/kunit.log" ||
 			grep -q '^FAIL kunit' "$LOGS/kunit.log" ||
@@ -173,7 +172,6 @@ if [ $built_stock -eq 1 ] && [ $have_rootfs -eq 1 ]; then
 	if [ -f "$o/status" ]; then
 		results_from "$o/plan.log"
 		python3 "$LAB_DIR/results.py" reports "$o/dmesg.txt" >"$LOGS/stock-reports.txt"
-		grep -E '^    ' "$LOGS/stock-reports.txt" | head -n 40
 		results_from "$LOGS/stock-reports.txt" stock/
 		[ $vrc -ne 126 ] || result FAIL stock/ib_core-is-ours
 	else

@@ -18,7 +18,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-build= out= timeout=1500
+build='' out='' timeout=1500
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--build) build=$2; shift 2 ;;
@@ -41,7 +41,7 @@ suites=("${@%.ko}")
 out=${out:-$(mktemp -d "${TMPDIR:-/tmp}/kunit.XXXXXX")}
 
 vrc=0
-"$LAB_DIR/vm.sh" --kernel test --modules "$build" --out "$out" --timeout "$timeout" \
+"$LAB_DIR/vm.sh" --kernel test --modules "$build" --out "$out" --timeout "$timeout" --mem 1024 \
 	--quiet "$LAB_DIR/plans/kunit.sh" "${suites[@]}" || vrc=$?
 
 o="$out/share/out"
@@ -63,7 +63,9 @@ python3 "$LAB_DIR/results.py" ktap "${logs[@]}" "$out/console.log" | tee "$out/k
 reports=("${logs[@]}")
 [ -f "$o/kmemleak.txt" ] && reports+=("$o/kmemleak.txt")
 [ -s "$o/dmesg.txt" ] || reports=("$out/console.log")
-python3 "$LAB_DIR/results.py" reports "${reports[@]}" | tee "$out/reports.txt" || rc=1
+since=()
+[ -s "$o/jiffies0" ] && since=(--since-jiffies "$(cat "$o/jiffies0")")
+python3 "$LAB_DIR/results.py" reports "${since[@]}" "${reports[@]}" | tee "$out/reports.txt" || rc=1
 p=$(grep -c '^PASS kunit/' "$out/ktap.txt" || true)
 f=$(grep -c '^FAIL kunit/' "$out/ktap.txt" || true)
 s=$(grep -c '^SKIP kunit/' "$out/ktap.txt" || true)

@@ -18,6 +18,7 @@ TIMESTAMP = re.compile(r'^(?:<\d+>)?\[\s*\d+\.\d+\]\s?')
 RESULT = re.compile(r'^(?P<ind>\s*)(?P<ok>ok|not ok) (?P<num>\d+)(?: -)? ?(?P<name>.*?)'
                     r'(?:\s+#\s*(?P<dir>SKIP|TODO)\b\s*(?P<why>.*))?$')
 SUBTEST = re.compile(r'^(?P<ind>\s*)# Subtest: (?P<name>.*)$')
+STATS = re.compile(r'^(KTAP version|# (Totals|\S+): pass:\d+)')
 PLAN = re.compile(r'^(?P<ind>\s*)1\.\.(?P<n>\d+)$')
 
 
@@ -76,7 +77,7 @@ def parse_ktap(lines):
             continue
         m = RESULT.match(line)
         if not m:
-            if line.strip() and not line.strip().startswith('KTAP version'):
+            if line.strip() and not STATS.match(line.strip()):
                 diag = (diag + [line.strip()])[-8:]
             continue
         d = indent(m['ind'])
@@ -157,7 +158,7 @@ REPORTS = [
     ('lockdep', re.compile(r'possible (circular|recursive) locking|inconsistent lock state|'
                            r'suspicious RCU usage|lock held when returning|'
                            r'bad unlock balance|held lock freed|INFO: trying to register non-static key')),
-    ('kmemleak', re.compile(r'unreferenced object 0x|kmemleak: \d+ new suspected memory leaks')),
+    ('kmemleak', re.compile(r'unreferenced object 0x')),
     ('warn', re.compile(r'WARNING: CPU: \d+ PID: |------------\[ cut here \]')),
     ('bug', re.compile(r'BUG: (?!KASAN)|kernel BUG at|Oops|general protection fault|'
                        r'Kernel panic|UBSAN: |ODEBUG: |list_(add|del) corruption|'
@@ -165,12 +166,41 @@ REPORTS = [
 ]
 
 
+LEAK_AGE = re.compile(r'^\s*comm ".*", pid \d+, jiffies (\d+)')
+LEAK_SUMMARY = re.compile(r'kmemleak: \d+ new suspected memory leaks')
+
+
+def drop_old_leaks(lines, since):
+    """lines without the kmemleak objects allocated before jiffies since."""
+    out, skip = [], False
+    for i, line in enumerate(lines):
+        if line.startswith('unreferenced object 0x'):
+            m = LEAK_AGE.match(lines[i + 1]) if i + 1 < len(lines) else None
+            skip = bool(m) and int(m[1]) < since
+        elif not line.startswith(' '):
+            skip = False
+        if not skip:
+            out.append(line)
+    return out
+
+
 def cmd_reports(paths):
+    since = None
+    if paths and paths[0] == '--since-jiffies':
+        since, paths = int(paths[1]), paths[2:]
     lines = []
+    leak_list = False
     for path in paths:
         got = read([path])
         if got:
+            if since is not None and any(line.startswith('unreferenced object') for line in got):
+                got = drop_old_leaks(got, since)
+            leak_list = leak_list or path.endswith('kmemleak.txt')
             lines.extend(got)
+    # Without kmemleak's own list, its summary line in the log is the report.
+    if not leak_list:
+        lines = [('unreferenced object 0x (' + line + ')') if LEAK_SUMMARY.search(line) else line
+                 for line in lines]
     rc = 0
     for kind, pat in REPORTS:
         hits = [i for i, line in enumerate(lines) if pat.search(line)]

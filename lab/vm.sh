@@ -30,7 +30,7 @@ set -euo pipefail
 
 usage() { sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
-kernel= moddir= nomods=0 out= timeout=900 mem=2048 append= quiet=0
+kernel='' moddir='' nomods=0 out='' timeout=900 mem=2048 append='' quiet=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) kernel=$2; shift 2 ;;
