@@ -148,7 +148,8 @@ static struct kunit_suite rw_sizing_suite = {
  */
 struct rw_env {
 	struct kunit *test;
-	struct ib_device *dev;
+	struct tdev *td;
+	struct ib_device *dev;		/* &td->ibdev */
 	struct ib_pd *pd;
 	struct ib_cq *cq;
 	struct ib_qp *qp;		/* issues the RDMA READs/WRITEs */
@@ -201,6 +202,11 @@ static int rw_wait_for(struct rw_env *env, struct rw_wait *w)
 	return w->status == IB_WC_SUCCESS ? 0 : -EIO;
 }
 
+/* An InfiniBand test device whose PDs use its local DMA lkey. */
+static const struct tdev_params rw_tdev_params = {
+	.local_dma_lkey = true,
+};
+
 static int rw_env_init(struct kunit *test)
 {
 	struct rw_env *env = kunit_kzalloc(test, sizeof(*env), GFP_KERNEL);
@@ -208,21 +214,22 @@ static int rw_env_init(struct kunit *test)
 	if (!env)
 		return -ENOMEM;
 	env->test = test;
+	test->priv = env;	/* rw_env_exit() undoes whatever was built */
 	env->lbuf = kunit_kzalloc(test, RW_BUF_LEN, GFP_KERNEL);
 	env->rbuf = kunit_kzalloc(test, RW_BUF_LEN, GFP_KERNEL);
 	if (!env->lbuf || !env->rbuf)
 		return -ENOMEM;
 
-	env->dev = tdev_create(test);
-	if (IS_ERR(env->dev))
-		return PTR_ERR(env->dev);
+	env->td = tdev_create_registered(&rw_tdev_params);
+	if (IS_ERR(env->td))
+		return PTR_ERR(env->td);
+	env->dev = &env->td->ibdev;
 	env->pd = ib_alloc_pd(env->dev, 0);
 	if (IS_ERR(env->pd))
 		return PTR_ERR(env->pd);
 	env->cq = ib_alloc_cq(env->dev, NULL, 256, 0, IB_POLL_DIRECT);
 	if (IS_ERR(env->cq))
 		return PTR_ERR(env->cq);
-	test->priv = env;
 	return 0;
 }
 
@@ -244,8 +251,8 @@ static void rw_env_exit(struct kunit *test)
 		ib_free_cq(env->cq);
 	if (!IS_ERR_OR_NULL(env->pd))
 		ib_dealloc_pd(env->pd);
-	if (!IS_ERR_OR_NULL(env->dev))
-		tdev_destroy(env->dev);
+	if (!IS_ERR_OR_NULL(env->td))
+		tdev_destroy(env->td);
 }
 
 static struct ib_qp *rw_create_qp(struct rw_env *env, u32 max_send_sge,
@@ -295,9 +302,10 @@ static int rw_connect(struct ib_qp *qp, struct ib_qp *to)
 	a.dest_qp_num = to->qp_num;
 	a.max_dest_rd_atomic = 4;
 	a.min_rnr_timer = 1;
-	ret = tdev_fill_ah_attr(qp->device, RW_PORT, &a.ah_attr);
-	if (ret)
-		return ret;
+	/* The test device's port n has LID n. */
+	a.ah_attr.type = RDMA_AH_ATTR_TYPE_IB;
+	rdma_ah_set_port_num(&a.ah_attr, RW_PORT);
+	rdma_ah_set_dlid(&a.ah_attr, RW_PORT);
 	ret = ib_modify_qp(qp, &a, IB_QP_STATE | IB_QP_AV | IB_QP_PATH_MTU |
 			   IB_QP_DEST_QPN | IB_QP_RQ_PSN |
 			   IB_QP_MAX_DEST_RD_ATOMIC | IB_QP_MIN_RNR_TIMER);
