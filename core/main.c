@@ -3,15 +3,63 @@
  * ib_core module entry: brings up the core's subsystems in order and tears
  * them down in reverse.
  */
-#include <linux/module.h>
+#include "abi_device.h"
+#include "dev_priv.h"
+
+/* Shared work queues; created at load, destroyed at unload, no lock. */
+struct workqueue_struct *ib_wq;
+EXPORT_SYMBOL_GPL(ib_wq);
+struct workqueue_struct *ib_comp_wq;
+struct workqueue_struct *ib_comp_unbound_wq;
+/* Runs ib_unregister_device_queued() requests. */
+struct workqueue_struct *ib_unreg_wq;
+
+static void ib_core_destroy_wqs(void)
+{
+	if (ib_unreg_wq)
+		destroy_workqueue(ib_unreg_wq);
+	if (ib_comp_unbound_wq)
+		destroy_workqueue(ib_comp_unbound_wq);
+	if (ib_comp_wq)
+		destroy_workqueue(ib_comp_wq);
+	if (ib_wq)
+		destroy_workqueue(ib_wq);
+}
+
+static int ib_core_create_wqs(void)
+{
+	ib_wq = alloc_workqueue("infiniband", 0, 0);
+	ib_comp_wq = alloc_workqueue("ib-comp-wq",
+				     WQ_HIGHPRI | WQ_MEM_RECLAIM | WQ_SYSFS, 0);
+	ib_comp_unbound_wq = alloc_workqueue("ib-comp-unb-wq",
+					     WQ_UNBOUND | WQ_HIGHPRI |
+					     WQ_MEM_RECLAIM | WQ_SYSFS,
+					     WQ_UNBOUND_MAX_ACTIVE);
+	ib_unreg_wq = alloc_workqueue("ib-unreg-wq", WQ_UNBOUND,
+				      WQ_UNBOUND_MAX_ACTIVE);
+	if (ib_wq && ib_comp_wq && ib_comp_unbound_wq && ib_unreg_wq)
+		return 0;
+	ib_core_destroy_wqs();
+	return -ENOMEM;
+}
 
 static int __init ib_core_init(void)
 {
-	return 0;
+	int ret;
+
+	ret = ib_core_create_wqs();
+	if (ret)
+		return ret;
+	ret = ibdev_class_register();
+	if (ret)
+		ib_core_destroy_wqs();
+	return ret;
 }
 
 static void __exit ib_core_exit(void)
 {
+	ibdev_class_unregister();
+	ib_core_destroy_wqs();
 }
 
 module_init(ib_core_init);

@@ -1,3 +1,554 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * rdma_kunit_tdev: the test-double device driver, device-level part.
+ *
+ * Module parameter ndevs creates and registers that many InfiniBand
+ * devices ("tdev%d") at load; they are removed at unload.  Every registered
+ * tdev has /sys/kernel/debug/rdma_kunit_tdev/<name>/event, which accepts
+ * "port_err N", "port_active N", "gid_change N" and "lid_change N".
+ */
+#include <linux/debugfs.h>
 #include <linux/module.h>
+#include <linux/slab.h>
+#include <rdma/ib_mad.h>
+#include <rdma/ib_verbs.h>
+#include "tdev.h"
+
+static unsigned int ndevs;
+module_param(ndevs, uint, 0444);
+MODULE_PARM_DESC(ndevs, "InfiniBand test devices to register at load");
+
+/* Root debugfs directory; created at load, removed at unload. */
+static struct dentry *tdev_debugfs_root;
+/* Node GUIDs handed out, one per device. */
+static atomic64_t tdev_guid_seq = ATOMIC64_INIT(0);
+/* PD numbers. */
+static atomic_t tdev_pdn_seq = ATOMIC_INIT(0);
+
+static bool tdev_failing(struct ib_device *ibdev, enum tdev_fail_op op)
+{
+	return test_bit(op, &to_tdev(ibdev)->fail);
+}
+
+static int tdev_query_device(struct ib_device *ibdev,
+			     struct ib_device_attr *attr,
+			     struct ib_udata *udata)
+{
+	struct tdev *td = to_tdev(ibdev);
+
+	if (tdev_failing(ibdev, TDEV_FAIL_QUERY_DEVICE))
+		return -EIO;
+	memset(attr, 0, sizeof(*attr));
+	attr->fw_ver = 0x0001000200030000ULL;
+	attr->sys_image_guid = ibdev->node_guid;
+	attr->max_mr_size = U64_MAX;
+	attr->page_size_cap = PAGE_SIZE;
+	attr->vendor_id = 0xffffff;
+	attr->max_qp = 256;
+	attr->max_qp_wr = 1024;
+	attr->device_cap_flags = IB_DEVICE_MEM_MGT_EXTENSIONS;
+	if (td->params.local_dma_lkey)
+		attr->kernel_cap_flags = IBK_LOCAL_DMA_LKEY;
+	attr->max_send_sge = 16;
+	attr->max_recv_sge = 16;
+	attr->max_sge_rd = 16;
+	attr->max_cq = 256;
+	attr->max_cqe = 4096;
+	attr->max_mr = 1024;
+	attr->max_pd = 256;
+	attr->max_qp_rd_atom = 16;
+	attr->max_qp_init_rd_atom = 16;
+	attr->max_ah = 256;
+	attr->max_srq = 64;
+	attr->max_srq_wr = 1024;
+	attr->max_srq_sge = 16;
+	attr->max_fast_reg_page_list_len = 256;
+	attr->max_pkeys = td->params.pkey_tbl_len;
+	return 0;
+}
+
+static int tdev_query_port(struct ib_device *ibdev, u32 port,
+			   struct ib_port_attr *attr)
+{
+	struct tdev *td = to_tdev(ibdev);
+	struct tdev_port *p = &td->port[port];
+
+	if (tdev_failing(ibdev, TDEV_FAIL_QUERY_PORT))
+		return -EIO;
+	spin_lock(&td->lock);
+	attr->state = p->state;
+	attr->port_cap_flags = p->cap_flags;
+	if (td->params.link_layer == IB_LINK_LAYER_INFINIBAND) {
+		attr->lid = p->lid;
+		attr->sm_lid = 1;
+	}
+	spin_unlock(&td->lock);
+	attr->phys_state = attr->state == IB_PORT_ACTIVE ?
+			   IB_PORT_PHYS_STATE_LINK_UP :
+			   IB_PORT_PHYS_STATE_DISABLED;
+	attr->max_mtu = IB_MTU_4096;
+	attr->active_mtu = IB_MTU_1024;
+	attr->gid_tbl_len = td->params.gid_tbl_len;
+	attr->pkey_tbl_len = td->params.pkey_tbl_len;
+	attr->max_msg_sz = 1U << 31;
+	attr->active_width = IB_WIDTH_4X;
+	attr->active_speed = IB_SPEED_SDR;
+	return 0;
+}
+
+static int tdev_get_port_immutable(struct ib_device *ibdev, u32 port,
+				   struct ib_port_immutable *imm)
+{
+	struct tdev *td = to_tdev(ibdev);
+
+	if (tdev_failing(ibdev, TDEV_FAIL_PORT_IMMUTABLE))
+		return -EIO;
+	imm->gid_tbl_len = td->params.gid_tbl_len;
+	imm->pkey_tbl_len = td->params.pkey_tbl_len;
+	if (td->params.link_layer == IB_LINK_LAYER_INFINIBAND) {
+		imm->core_cap_flags = RDMA_CORE_PORT_IBA_IB;
+		imm->max_mad_size = IB_MGMT_MAD_SIZE;
+	} else {
+		imm->core_cap_flags = RDMA_CORE_PORT_IBA_ROCE |
+				      RDMA_CORE_PORT_IBA_ROCE_UDP_ENCAP;
+		imm->max_mad_size = IB_MGMT_MAD_SIZE;
+	}
+	return 0;
+}
+
+static enum rdma_link_layer tdev_get_link_layer(struct ib_device *ibdev,
+						u32 port)
+{
+	return to_tdev(ibdev)->params.link_layer;
+}
+
+static int tdev_query_pkey(struct ib_device *ibdev, u32 port, u16 index,
+			   u16 *pkey)
+{
+	if (tdev_failing(ibdev, TDEV_FAIL_QUERY_PKEY))
+		return -EIO;
+	if (index >= to_tdev(ibdev)->params.pkey_tbl_len)
+		return -EINVAL;
+	*pkey = index ? 0 : 0xffff;
+	return 0;
+}
+
+static int tdev_query_gid(struct ib_device *ibdev, u32 port, int index,
+			  union ib_gid *gid)
+{
+	struct tdev *td = to_tdev(ibdev);
+
+	if (tdev_failing(ibdev, TDEV_FAIL_QUERY_GID))
+		return -EIO;
+	if (index < 0 || index >= td->params.gid_tbl_len)
+		return -EINVAL;
+	spin_lock(&td->lock);
+	*gid = td->port[port].gids[index];
+	spin_unlock(&td->lock);
+	return 0;
+}
+
+static void tdev_get_dev_fw_str(struct ib_device *ibdev, char *str)
+{
+	u64 fw = ibdev->attrs.fw_ver;
+
+	snprintf(str, IB_FW_VERSION_NAME_MAX, "%u.%u.%u",
+		 (u16)(fw >> 48), (u16)(fw >> 32), (u16)(fw >> 16));
+}
+
+static int tdev_modify_device(struct ib_device *ibdev, int mask,
+			      struct ib_device_modify *modify)
+{
+	struct tdev *td = to_tdev(ibdev);
+
+	if (tdev_failing(ibdev, TDEV_FAIL_MODIFY_DEVICE))
+		return -EIO;
+	if (mask & ~(IB_DEVICE_MODIFY_SYS_IMAGE_GUID |
+		     IB_DEVICE_MODIFY_NODE_DESC))
+		return -EOPNOTSUPP;
+	spin_lock(&td->lock);
+	if (mask & IB_DEVICE_MODIFY_SYS_IMAGE_GUID)
+		ibdev->attrs.sys_image_guid = cpu_to_be64(modify->sys_image_guid);
+	if (mask & IB_DEVICE_MODIFY_NODE_DESC)
+		memcpy(ibdev->node_desc, modify->node_desc,
+		       IB_DEVICE_NODE_DESC_MAX);
+	spin_unlock(&td->lock);
+	return 0;
+}
+
+static int tdev_modify_port(struct ib_device *ibdev, u32 port, int mask,
+			    struct ib_port_modify *modify)
+{
+	struct tdev *td = to_tdev(ibdev);
+	struct tdev_port *p = &td->port[port];
+
+	if (tdev_failing(ibdev, TDEV_FAIL_MODIFY_PORT))
+		return -EIO;
+	if (mask & ~(IB_PORT_SHUTDOWN | IB_PORT_RESET_QKEY_CNTR))
+		return -EOPNOTSUPP;
+	spin_lock(&td->lock);
+	p->cap_flags |= modify->set_port_cap_mask;
+	p->cap_flags &= ~modify->clr_port_cap_mask;
+	if (mask & IB_PORT_SHUTDOWN)
+		p->state = IB_PORT_DOWN;
+	spin_unlock(&td->lock);
+	return 0;
+}
+
+static int tdev_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
+{
+	struct tdev_pd *pd = container_of(ibpd, struct tdev_pd, ibpd);
+
+	if (tdev_failing(ibpd->device, TDEV_FAIL_ALLOC_PD))
+		return -EIO;
+	pd->pdn = atomic_inc_return(&tdev_pdn_seq);
+	atomic_inc(&to_tdev(ibpd->device)->npds);
+	return 0;
+}
+
+static int tdev_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
+{
+	if (tdev_failing(ibpd->device, TDEV_FAIL_DEALLOC_PD))
+		return -EIO;
+	atomic_dec(&to_tdev(ibpd->device)->npds);
+	return 0;
+}
+
+static const struct ib_device_ops tdev_ops = {
+	.owner = THIS_MODULE,
+	.driver_id = RDMA_DRIVER_UNKNOWN,
+	.query_device = tdev_query_device,
+	.query_port = tdev_query_port,
+	.get_port_immutable = tdev_get_port_immutable,
+	.get_link_layer = tdev_get_link_layer,
+	.query_pkey = tdev_query_pkey,
+	.get_dev_fw_str = tdev_get_dev_fw_str,
+	.modify_device = tdev_modify_device,
+	.modify_port = tdev_modify_port,
+	.alloc_pd = tdev_alloc_pd,
+	.dealloc_pd = tdev_dealloc_pd,
+	INIT_RDMA_OBJ_SIZE(ib_pd, tdev_pd, ibpd),
+};
+
+static const struct ib_device_ops tdev_gid_ops = {
+	.query_gid = tdev_query_gid,
+};
+
+/* Calls of ops.dealloc_driver, so suites can see the core made them. */
+atomic_t tdev_dealloc_driver_calls = ATOMIC_INIT(0);
+EXPORT_SYMBOL_GPL(tdev_dealloc_driver_calls);
+
+/* The core frees the device after this; tdev owns nothing else. */
+static void tdev_dealloc_driver(struct ib_device *ibdev)
+{
+	atomic_inc(&tdev_dealloc_driver_calls);
+}
+
+static const struct ib_device_ops tdev_dealloc_ops = {
+	.dealloc_driver = tdev_dealloc_driver,
+};
+
+static int tdev_check_params(struct tdev_params *p)
+{
+	if (!p->name)
+		p->name = "tdev%d";
+	if (!p->ports)
+		p->ports = 1;
+	if (!p->gid_tbl_len)
+		p->gid_tbl_len = 16;
+	if (!p->pkey_tbl_len)
+		p->pkey_tbl_len = 1;
+	if (p->ports > TDEV_MAX_PORTS || p->gid_tbl_len < 0 ||
+	    p->gid_tbl_len > TDEV_MAX_GIDS || p->pkey_tbl_len < 0 ||
+	    p->pkey_tbl_len > TDEV_MAX_PKEYS)
+		return -EINVAL;
+	return 0;
+}
+
+/**
+ * tdev_create - allocate a test device, not registered
+ * @params: what to make; NULL for all defaults
+ *
+ * Return: the device or an ERR_PTR (-EINVAL for bad parameters, -ENOMEM).
+ */
+struct tdev *tdev_create(const struct tdev_params *params)
+{
+	struct tdev_params p = params ? *params : (struct tdev_params){};
+	struct tdev *td;
+	u32 port;
+	int ret;
+
+	ret = tdev_check_params(&p);
+	if (ret)
+		return ERR_PTR(ret);
+	td = ib_alloc_device(tdev, ibdev);
+	if (!td)
+		return ERR_PTR(-ENOMEM);
+	td->params = p;
+	spin_lock_init(&td->lock);
+	atomic_set(&td->npds, 0);
+	td->ibdev.node_type = RDMA_NODE_IB_CA;
+	td->ibdev.phys_port_cnt = p.ports;
+	td->ibdev.num_comp_vectors = 1;
+	td->ibdev.node_guid = cpu_to_be64(0x0002c90300000000ULL |
+					  atomic64_inc_return(&tdev_guid_seq));
+	strscpy(td->ibdev.node_desc, "rdma_kunit_tdev", IB_DEVICE_NODE_DESC_MAX);
+	if (p.local_dma_lkey)
+		td->ibdev.local_dma_lkey = TDEV_LOCAL_DMA_LKEY;
+	for (port = 1; port <= p.ports; port++) {
+		td->port[port].state = IB_PORT_ACTIVE;
+		td->port[port].lid = port;
+		td->port[port].cap_flags = IB_PORT_CM_SUP;
+	}
+	ib_set_device_ops(&td->ibdev, &tdev_ops);
+	ib_set_device_ops(&td->ibdev, &tdev_verbs_ops);
+	if (p.driver_gids)
+		ib_set_device_ops(&td->ibdev, &tdev_gid_ops);
+	if (p.dealloc_driver)
+		ib_set_device_ops(&td->ibdev, &tdev_dealloc_ops);
+	for (port = 1; p.ndev && port <= p.ports; port++) {
+		ret = ib_device_set_netdev(&td->ibdev, p.ndev, port);
+		if (ret) {
+			ib_dealloc_device(&td->ibdev);
+			return ERR_PTR(ret);
+		}
+	}
+	return td;
+}
+EXPORT_SYMBOL_GPL(tdev_create);
+
+static ssize_t tdev_event_write(struct file *file, const char __user *ubuf,
+				size_t count, loff_t *ppos)
+{
+	static const struct {
+		const char *cmd;
+		enum ib_event_type type;
+	} cmds[] = {
+		{ "port_err", IB_EVENT_PORT_ERR },
+		{ "port_active", IB_EVENT_PORT_ACTIVE },
+		{ "gid_change", IB_EVENT_GID_CHANGE },
+		{ "lid_change", IB_EVENT_LID_CHANGE },
+	};
+	struct tdev *td = file->private_data;
+	char buf[32], cmd[16];
+	unsigned int i;
+	u32 port;
+
+	if (count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	if (sscanf(buf, "%15s %u", cmd, &port) != 2 ||
+	    !rdma_is_port_valid(&td->ibdev, port))
+		return -EINVAL;
+	for (i = 0; i < ARRAY_SIZE(cmds); i++) {
+		if (!strcmp(cmd, cmds[i].cmd)) {
+			tdev_port_event(td, port, cmds[i].type);
+			return count;
+		}
+	}
+	return -EINVAL;
+}
+
+static const struct file_operations tdev_event_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = tdev_event_write,
+	.llseek = noop_llseek,
+};
+
+/**
+ * tdev_register - register a test device with the core
+ * @td: from tdev_create()
+ *
+ * Return: ib_register_device()'s result.
+ */
+int tdev_register(struct tdev *td)
+{
+	int ret = ib_register_device(&td->ibdev, td->params.name, NULL);
+
+	if (ret)
+		return ret;
+	td->registered = true;
+	td->debugfs = debugfs_create_dir(dev_name(&td->ibdev.dev),
+					 tdev_debugfs_root);
+	debugfs_create_file("event", 0200, td->debugfs, td, &tdev_event_fops);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(tdev_register);
+
+/**
+ * tdev_unregister - unregister a registered test device
+ * @td: the device; with params.dealloc_driver it is freed by this
+ */
+void tdev_unregister(struct tdev *td)
+{
+	if (!td->registered)
+		return;
+	debugfs_remove(td->debugfs);
+	td->debugfs = NULL;
+	td->registered = false;
+	ib_unregister_device(&td->ibdev);
+}
+EXPORT_SYMBOL_GPL(tdev_unregister);
+
+/**
+ * tdev_destroy - unregister (if needed) and free a test device
+ * @td: the device
+ */
+void tdev_destroy(struct tdev *td)
+{
+	bool core_frees = td->registered && td->params.dealloc_driver;
+
+	tdev_unregister(td);
+	if (!core_frees)
+		ib_dealloc_device(&td->ibdev);
+}
+EXPORT_SYMBOL_GPL(tdev_destroy);
+
+/**
+ * tdev_create_registered - tdev_create() and tdev_register()
+ * @params: as for tdev_create()
+ *
+ * Return: the registered device or an ERR_PTR.
+ */
+struct tdev *tdev_create_registered(const struct tdev_params *params)
+{
+	struct tdev *td = tdev_create(params);
+	int ret;
+
+	if (IS_ERR(td))
+		return td;
+	ret = tdev_register(td);
+	if (ret) {
+		ib_dealloc_device(&td->ibdev);
+		return ERR_PTR(ret);
+	}
+	return td;
+}
+EXPORT_SYMBOL_GPL(tdev_create_registered);
+
+/**
+ * tdev_fail - make an operation fail with -EIO, or succeed again
+ * @td: the device
+ * @op: the operation
+ * @fail: true to fail
+ */
+void tdev_fail(struct tdev *td, enum tdev_fail_op op, bool fail)
+{
+	if (fail)
+		set_bit(op, &td->fail);
+	else
+		clear_bit(op, &td->fail);
+}
+EXPORT_SYMBOL_GPL(tdev_fail);
+
+/**
+ * tdev_port_event - change a port as an event says and dispatch the event
+ * @td: a registered device
+ * @port: a valid port
+ * @type: IB_EVENT_PORT_ERR (port goes down), IB_EVENT_PORT_ACTIVE (up),
+ *	IB_EVENT_LID_CHANGE (LID + 1) or any other event (just dispatched)
+ */
+void tdev_port_event(struct tdev *td, u32 port, enum ib_event_type type)
+{
+	struct ib_event event = {
+		.device = &td->ibdev,
+		.event = type,
+		.element.port_num = port,
+	};
+
+	spin_lock(&td->lock);
+	if (type == IB_EVENT_PORT_ERR)
+		td->port[port].state = IB_PORT_DOWN;
+	else if (type == IB_EVENT_PORT_ACTIVE)
+		td->port[port].state = IB_PORT_ACTIVE;
+	else if (type == IB_EVENT_LID_CHANGE)
+		td->port[port].lid++;
+	spin_unlock(&td->lock);
+	ib_dispatch_event(&event);
+}
+EXPORT_SYMBOL_GPL(tdev_port_event);
+
+/**
+ * tdev_set_gid - set a GID in the driver's table (params.driver_gids)
+ * @td: the device
+ * @port: a valid port
+ * @index: the slot
+ * @gid: the GID (all zero empties the slot)
+ *
+ * The core reads it at registration and on IB_EVENT_GID_CHANGE.
+ *
+ * Return: 0 or -EINVAL.
+ */
+int tdev_set_gid(struct tdev *td, u32 port, int index,
+		 const union ib_gid *gid)
+{
+	if (port < 1 || port > td->params.ports || index < 0 ||
+	    index >= td->params.gid_tbl_len)
+		return -EINVAL;
+	spin_lock(&td->lock);
+	td->port[port].gids[index] = *gid;
+	spin_unlock(&td->lock);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(tdev_set_gid);
+
+/* Devices made for the ndevs parameter, destroyed at unload. */
+static struct tdev **tdev_param_devs;
+
+static void tdev_param_destroy(void)
+{
+	unsigned int i;
+
+	for (i = 0; tdev_param_devs && i < ndevs; i++)
+		if (tdev_param_devs[i])
+			tdev_destroy(tdev_param_devs[i]);
+	kfree(tdev_param_devs);
+	tdev_param_devs = NULL;
+}
+
+static int tdev_param_create(void)
+{
+	struct tdev *td;
+	unsigned int i;
+
+	if (!ndevs)
+		return 0;
+	tdev_param_devs = kcalloc(ndevs, sizeof(*tdev_param_devs), GFP_KERNEL);
+	if (!tdev_param_devs)
+		return -ENOMEM;
+	for (i = 0; i < ndevs; i++) {
+		td = tdev_create_registered(NULL);
+		if (IS_ERR(td)) {
+			tdev_param_destroy();
+			return PTR_ERR(td);
+		}
+		tdev_param_devs[i] = td;
+	}
+	return 0;
+}
+
+static int __init tdev_init(void)
+{
+	int ret;
+
+	tdev_debugfs_root = debugfs_create_dir("rdma_kunit_tdev", NULL);
+	ret = tdev_param_create();
+	if (ret)
+		debugfs_remove_recursive(tdev_debugfs_root);
+	return ret;
+}
+
+static void __exit tdev_exit(void)
+{
+	tdev_param_destroy();
+	debugfs_remove_recursive(tdev_debugfs_root);
+}
+
+module_init(tdev_init);
+module_exit(tdev_exit);
+
+MODULE_DESCRIPTION("Test-double RDMA device for the KUnit suites and the demo");
 MODULE_LICENSE("GPL");

@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rdma_kunit_tdev: a test-double RDMA device driver for the KUnit suites
+ * and the demo.
+ *
+ * Device-level operations (query_device/port/pkey/gid, immutables,
+ * modify_device/port, alloc/dealloc_pd) are in tdev.c; the verbs operations
+ * (CQ, QP, SRQ, MR, AH; memcpy loopback) are tdev_verbs_ops, defined in
+ * tdev_verbs.c.  A suite creates a device with tdev_create(), registers it
+ * with tdev_register() and frees it with tdev_destroy().
+ */
+#ifndef RDMA_KUNIT_TDEV_H
+#define RDMA_KUNIT_TDEV_H
+
+#include <linux/bitops.h>
+#include <linux/spinlock.h>
+#include <rdma/ib_verbs.h>
+
+#define TDEV_MAX_PORTS		4
+#define TDEV_MAX_GIDS		32
+#define TDEV_MAX_PKEYS		16
+/* The device's local_dma_lkey when tdev_params.local_dma_lkey is set. */
+#define TDEV_LOCAL_DMA_LKEY	0x5a5a0001u
+
+/* Operations that can be made to fail with tdev_fail(); they return -EIO. */
+enum tdev_fail_op {
+	TDEV_FAIL_QUERY_DEVICE,
+	TDEV_FAIL_QUERY_PORT,
+	TDEV_FAIL_PORT_IMMUTABLE,
+	TDEV_FAIL_QUERY_PKEY,
+	TDEV_FAIL_QUERY_GID,
+	TDEV_FAIL_MODIFY_DEVICE,
+	TDEV_FAIL_MODIFY_PORT,
+	TDEV_FAIL_ALLOC_PD,
+	TDEV_FAIL_DEALLOC_PD,
+	TDEV_FAIL_MAX
+};
+
+/**
+ * struct tdev_params - what tdev_create() makes
+ * @name: name or template for ib_register_device(); NULL means "tdev%d"
+ * @ports: number of ports, 1..TDEV_MAX_PORTS; 0 means 1
+ * @link_layer: IB_LINK_LAYER_INFINIBAND (default; the GID is made by the
+ *	core from the node GUID) or IB_LINK_LAYER_ETHERNET (RoCE v1+v2
+ *	ports; GIDs made by the core from @ndev's MAC)
+ * @gid_tbl_len: GID table size, <= TDEV_MAX_GIDS; 0 means 16
+ * @pkey_tbl_len: P_Key table size, <= TDEV_MAX_PKEYS; 0 means 1
+ * @ndev: netdev of every port (Ethernet), set before registration; the
+ *	caller keeps it alive until tdev_destroy()
+ * @driver_gids: the driver reports GIDs (query_gid) from tdev->gids, set
+ *	with tdev_set_gid(), instead of the core making them
+ * @local_dma_lkey: advertise IBK_LOCAL_DMA_LKEY with TDEV_LOCAL_DMA_LKEY
+ * @dealloc_driver: set ops.dealloc_driver: unregistration frees the device
+ */
+struct tdev_params {
+	const char *name;
+	u32 ports;
+	enum rdma_link_layer link_layer;
+	int gid_tbl_len;
+	int pkey_tbl_len;
+	struct net_device *ndev;
+	bool driver_gids;
+	bool local_dma_lkey;
+	bool dealloc_driver;
+};
+
+/**
+ * struct tdev_port - the state of one port; under tdev->lock
+ * @state: IB_PORT_ACTIVE or IB_PORT_DOWN
+ * @lid: the port's LID (IB)
+ * @cap_flags: port_cap_flags, changed by modify_port
+ * @gids: the driver's GID table for @driver_gids devices
+ */
+struct tdev_port {
+	enum ib_port_state state;
+	u16 lid;
+	u32 cap_flags;
+	union ib_gid gids[TDEV_MAX_GIDS];
+};
+
+/**
+ * struct tdev - a test device
+ * @ibdev: the core's device; first member (ib_alloc_device())
+ * @params: creation parameters; constant after tdev_create()
+ * @fail: bits of enum tdev_fail_op; atomic bitops, any context
+ * @lock: protects @port[] and @node_desc changes done by the driver
+ * @port: per-port state, indexed by port number (index 0 unused)
+ * @npds: PDs allocated and not freed; atomic
+ * @registered: set by tdev_register(), cleared by tdev_unregister(); only
+ *	the owner of the tdev calls those, no lock
+ * @debugfs: the device's debugfs directory while registered
+ * @verbs_priv: for tdev_verbs.c (its own locking)
+ */
+struct tdev {
+	struct ib_device ibdev;
+	struct tdev_params params;
+	unsigned long fail;
+	spinlock_t lock;
+	struct tdev_port port[TDEV_MAX_PORTS + 1];
+	atomic_t npds;
+	bool registered;
+	struct dentry *debugfs;
+	void *verbs_priv;
+};
+
+/* A PD of a tdev. */
+struct tdev_pd {
+	struct ib_pd ibpd;
+	u32 pdn;
+};
+
+static inline struct tdev *to_tdev(struct ib_device *ibdev)
+{
+	return container_of(ibdev, struct tdev, ibdev);
+}
+
+extern const struct ib_device_ops tdev_verbs_ops;
+extern atomic_t tdev_dealloc_driver_calls;
+
+struct tdev *tdev_create(const struct tdev_params *params);
+int tdev_register(struct tdev *td);
+void tdev_unregister(struct tdev *td);
+void tdev_destroy(struct tdev *td);
+struct tdev *tdev_create_registered(const struct tdev_params *params);
+
+void tdev_fail(struct tdev *td, enum tdev_fail_op op, bool fail);
+void tdev_port_event(struct tdev *td, u32 port, enum ib_event_type type);
+int tdev_set_gid(struct tdev *td, u32 port, int index,
+		 const union ib_gid *gid);
+
+#endif
