@@ -16,6 +16,10 @@ fi
 need_pkgs linux-source-6.1 build-essential flex bison bc libelf-dev libssl-dev \
 	kmod cpio xz-utils rsync
 out=$(test_kernel_dir)
+# One builder at a time: a second caller waits, then finds the cache.
+mkdir -p "$(dirname "$out")"
+exec 9>"$out.lock"
+flock 9
 if [ -f "$out/.done" ]; then
 	echo "$out"
 	exit 0

@@ -40,9 +40,13 @@ test_kernel_dir() {
 	echo "$LAB_CACHE/kernel/$ver-$(short_hash "$LAB_DIR/config/test-kernel.config")"
 }
 
-# The root filesystem: keyed by the package list and the recipe.
+# The root filesystem: keyed by the package list, the recipe and the stock
+# kernel release whose image (and so initrd) it carries.
 rootfs_dir() {
-	echo "$LAB_CACHE/rootfs/$(short_hash "$LAB_DIR/rootfs-packages" "$LAB_DIR/build-rootfs.sh")"
+	local rel
+	rel=$(kdir_release "$(stock_kdir)" 2>/dev/null) || rel=none
+	echo "$LAB_CACHE/rootfs/$( { cat "$LAB_DIR/rootfs-packages" "$LAB_DIR/build-rootfs.sh"; echo "$rel"; } |
+		sha256sum | cut -c1-12)"
 }
 
 # The stock Debian kernel's build directory (headers package), newest first.

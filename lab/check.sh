@@ -1,0 +1,191 @@
+#!/usr/bin/env bash
+# make check (and .ci/run): every test, on both kernels.
+#
+#   lab/check.sh
+#
+# 1. installs what it needs (Debian bookworm: headers, linux-source-6.1,
+#    compiler and kernel build deps, sparse, QEMU, debootstrap)
+# 2. the debug test kernel (lab/build-kernel.sh, cached; ~21 min when not),
+#    the root filesystem (lab/build-rootfs.sh, cached) and Debian's stock
+#    kernel image (lab/stock-kernel.sh, cached)
+# 3. builds our modules for both kernels with W=1 (build/*, warnings/*)
+# 4. sparse, make C=2, for both (sparse/*: warnings in our files)
+# 5. make abi-check against the stock kernel and its ULP modules (abi-check)
+# 6. every KUnit suite module in the test-kernel VM (lab/kunit.sh):
+#    kunit/<suite>/<case>, and report/{kasan,lockdep,kmemleak,warn,bug}
+# 7. the stock-kernel VM: insert and remove ib_core, rdma_devwatch,
+#    rdma_kunit_tdev (stock/load/*, stock/unload/*), its kernel log
+#    (stock/report/*)
+#
+# One line per result, then "N passed, N failed[, N skipped]"; exit status 1
+# on any failure.  Logs in build/check/.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+LOGS="$TOP_DIR/build/check"
+rm -rf "$LOGS"
+mkdir -p "$LOGS"
+npass=0 nfail=0 nskip=0
+t0=$(date +%s)
+
+result() {	# STATUS NAME [DETAIL]
+	case "$1" in
+	PASS) npass=$((npass + 1)) ;;
+	FAIL) nfail=$((nfail + 1)) ;;
+	SKIP) nskip=$((nskip + 1)) ;;
+	esac
+	echo "$1 $2${3:+ ($3)}"
+}
+
+# Result lines a tool printed (PASS/FAIL/SKIP name (detail)), counted;
+# everything else it printed goes to the log only.
+results_from() {	# FILE [PREFIX]
+	local status rest
+	while IFS=' ' read -r status rest; do
+		case "$status" in
+		PASS|FAIL|SKIP) ;;
+		*) continue ;;
+		esac
+		result "$status" "${2:-}$rest"
+	done <"$1"
+}
+
+step() { log "check: $* ($(($(date +%s) - t0))s)"; }
+
+# Warnings and errors that point at our sources in a build log.
+our_diags() {	# LOG BUILD_DIR
+	grep -E "^($2/|\\./)?(core|hw|uverbs|ulp|kunit|include)/[^:]+:[0-9]+(:[0-9]+)?: (warning|error)" "$1" |
+		sed "s|^$2/||" | sort -u
+}
+
+step "installing what is missing"
+need_pkgs build-essential linux-headers-amd64 linux-source-6.1 rsync kmod python3 \
+	sparse qemu-system-x86 debootstrap e2fsprogs flex bison bc libelf-dev \
+	libssl-dev cpio xz-utils ||
+	{ result FAIL setup "apt-get install failed"; echo "$npass passed, $nfail failed"; exit 1; }
+
+skdir=$(stock_kdir)
+srel=$(kdir_release "$skdir")
+
+# The root filesystem builds while the kernel does (network and dpkg
+# against compiling).
+step "root filesystem and stock kernel image (background)"
+("$LAB_DIR/build-rootfs.sh" && "$LAB_DIR/stock-kernel.sh") >"$LOGS/rootfs.log" 2>&1 &
+rootfs_pid=$!
+
+step "test kernel (cached, or about 21 minutes)"
+tk=
+if tk=$("$LAB_DIR/build-kernel.sh" 2>"$LOGS/kernel.log") && [ -f "$tk/.done" ]; then
+	trel=$(cat "$tk/release")
+	result PASS lab/test-kernel
+else
+	tail -n 20 "$LOGS/kernel.log"
+	result FAIL lab/test-kernel "see $LOGS/kernel.log"
+	tk=
+fi
+if wait $rootfs_pid; then
+	result PASS lab/rootfs
+	have_rootfs=1
+else
+	tail -n 20 "$LOGS/rootfs.log"
+	result FAIL lab/rootfs "see $LOGS/rootfs.log"
+	have_rootfs=0
+fi
+
+# build_for NAME KDIR: W=1 build, then sparse.  Sets built_NAME.
+build_for() {
+	local name=$1 kdir=$2 rel b n
+	rel=$(kdir_release "$kdir")
+	b="$TOP_DIR/build/$rel"
+	step "building for the $name kernel ($rel) with W=1"
+	if make -C "$TOP_DIR" KDIR="$kdir" W=1 >"$LOGS/build-$name.log" 2>&1; then
+		result PASS "build/$name"
+		eval "built_$name=1"
+	else
+		our_diags "$LOGS/build-$name.log" "$b" | grep error | head -n 20
+		result FAIL "build/$name" "see $LOGS/build-$name.log"
+		eval "built_$name=0"
+		return
+	fi
+	n=$(our_diags "$LOGS/build-$name.log" "$b" | tee "$LOGS/warnings-$name.txt" | wc -l)
+	if [ "$n" -eq 0 ]; then
+		result PASS "warnings/$name"
+	else
+		head -n 20 "$LOGS/warnings-$name.txt"
+		result FAIL "warnings/$name" "$n W=1 warnings"
+	fi
+	step "sparse (make C=2) for the $name kernel"
+	if ! make -C "$TOP_DIR" KDIR="$kdir" C=2 >"$LOGS/sparse-$name.log" 2>&1; then
+		result FAIL "sparse/$name" "make C=2 failed, see $LOGS/sparse-$name.log"
+		return
+	fi
+	n=$(our_diags "$LOGS/sparse-$name.log" "$b" | tee "$LOGS/sparse-$name.txt" | wc -l)
+	if [ "$n" -eq 0 ]; then
+		result PASS "sparse/$name"
+	else
+		head -n 20 "$LOGS/sparse-$name.txt"
+		result FAIL "sparse/$name" "$n warnings"
+	fi
+}
+
+built_stock=0 built_test=0
+build_for stock "$skdir"
+[ -n "$tk" ] && build_for test "$tk/linux"
+
+step "abi-check"
+if [ $built_stock -eq 1 ] && sdir=$("$LAB_DIR/stock-kernel.sh" 2>>"$LOGS/rootfs.log"); then
+	if make -C "$TOP_DIR" -s KDIR="$skdir" abi-check ULP_MODULES="$sdir/lib/modules/$srel" \
+		>"$LOGS/abi-check.log" 2>&1; then
+		result PASS abi-check "$(grep -m1 'exports implemented' "$LOGS/abi-check.log")"
+	else
+		grep -E 'MISMATCH|not found|error' "$LOGS/abi-check.log" | head -n 20
+		result FAIL abi-check "$(grep -c MISMATCH "$LOGS/abi-check.log") mismatches, see $LOGS/abi-check.log"
+	fi
+else
+	result FAIL abi-check "no stock build or stock kernel image"
+fi
+
+if [ -n "$tk" ] && [ $built_test -eq 1 ] && [ $have_rootfs -eq 1 ]; then
+	mapfile -t suites < <(find "$TOP_DIR/build/$trel/kunit" -name '*.ko' \
+		! -name rdma_kunit_tdev.ko -printf '%f\n' | sed 's/\.ko$//' | sort)
+	if [ ${#suites[@]} -eq 0 ]; then
+		result FAIL kunit "no suite module was built"
+	else
+		step "KUnit: ${suites[*]} in the test-kernel VM"
+		"$LAB_DIR/kunit.sh" --build "$TOP_DIR/build/$trel" --out "$LOGS/kunit-vm" \
+			"${suites[@]}" >"$LOGS/kunit.log" 2>&1
+		grep -E '^    ' "$LOGS/kunit.log" | head -n 60
+		results_from "$LOGS/kunit.log"
+		grep -q '^PASS kunit/' "$LOGS/kunit.log" ||
+			grep -q '^FAIL kunit' "$LOGS/kunit.log" ||
+			result FAIL kunit "no result, see $LOGS/kunit.log"
+	fi
+else
+	result FAIL kunit "no test kernel, test-kernel build or root filesystem"
+fi
+
+if [ $built_stock -eq 1 ] && [ $have_rootfs -eq 1 ]; then
+	step "stock kernel VM: insert and remove our modules"
+	"$LAB_DIR/vm.sh" --kernel stock --modules "$TOP_DIR/build/$srel" --out "$LOGS/stock-vm" \
+		--timeout 600 --quiet "$LAB_DIR/plans/modload.sh" >"$LOGS/stock.log" 2>&1
+	vrc=$?
+	o="$LOGS/stock-vm/share/out"
+	if [ -f "$o/status" ]; then
+		results_from "$o/plan.log"
+		python3 "$LAB_DIR/results.py" reports "$o/dmesg.txt" >"$LOGS/stock-reports.txt"
+		grep -E '^    ' "$LOGS/stock-reports.txt" | head -n 40
+		results_from "$LOGS/stock-reports.txt" stock/
+		[ $vrc -ne 126 ] || result FAIL stock/ib_core-is-ours
+	else
+		tail -n 20 "$LOGS/stock.log"
+		result FAIL stock/vm "exit $vrc, see $LOGS/stock.log"
+	fi
+else
+	result FAIL stock "no stock build or root filesystem"
+fi
+
+step "done"
+summary="$npass passed, $nfail failed"
+[ $nskip -eq 0 ] || summary="$summary, $nskip skipped"
+echo "$summary"
+[ $nfail -eq 0 ]

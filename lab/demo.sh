@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# make demo: the main job.  Builds our modules for Debian's stock kernel and
+# boots that kernel in a QEMU VM (lab/vm.sh, plan lab/plans/demo.sh): our
+# ib_core, the rdma_devwatch client and the test-double driver with two
+# devices; their sysfs attributes, the userspace tools' view, port events,
+# unloading, and the kernel log of it all.
+#
+#   lab/demo.sh [--ndevs N] [--out DIR]
+#
+# Installs what it needs on a fresh Debian bookworm machine (headers,
+# compiler, QEMU, debootstrap) and caches the root filesystem and the stock
+# kernel image in /var/cache/rdma-lab.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+ndevs=2 out=()
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--ndevs) ndevs=$2; shift 2 ;;
+	--out) out=(--out "$2"); shift 2 ;;
+	-h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) die "unknown argument $1" ;;
+	esac
+done
+
+need_pkgs build-essential linux-headers-amd64 rsync kmod python3 \
+	qemu-system-x86 debootstrap e2fsprogs
+kdir=$(stock_kdir) || die "no linux-headers-*-amd64"
+rel=$(kdir_release "$kdir")
+
+log "demo: building our modules for $rel"
+mkdir -p "$TOP_DIR/build"
+make -C "$TOP_DIR" -s KDIR="$kdir" >"$TOP_DIR/build/demo-make.log" 2>&1 ||
+	{ tail -n 30 "$TOP_DIR/build/demo-make.log" >&2; die "build failed"; }
+log "demo: root filesystem and stock kernel (cached after the first run)"
+"$LAB_DIR/build-rootfs.sh" >/dev/null
+"$LAB_DIR/stock-kernel.sh" >/dev/null
+exec "$LAB_DIR/vm.sh" --kernel stock --modules "$TOP_DIR/build/$rel" --timeout 600 \
+	"${out[@]}" "$LAB_DIR/plans/demo.sh" "$ndevs"

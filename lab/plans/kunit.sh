@@ -1,0 +1,39 @@
+#!/bin/sh
+# Guest plan of lab/kunit.sh: load ib_core, the test-double driver and each
+# suite module (KUnit runs a module's suites when it loads; the results go
+# to the kernel log), unload them all, then let kmemleak look for leaks.
+#   plans/kunit.sh SUITE_MODULE...
+. /lab/guest-lib.sh
+KL=/sys/kernel/debug/kmemleak
+rc=0
+
+# Only this run's leaks count: forget what the boot left behind.
+if [ -w $KL ]; then
+	echo scan >$KL
+	echo clear >$KL
+fi
+
+lab_load ib_core || exit 1
+lab_load rdma_kunit_tdev || exit 1
+for m in "$@"; do
+	lab_kmsg "suite module $m"
+	if lab_load "$m"; then
+		echo "lab: suite module $m ran"
+	else
+		echo "FAIL kunit/$m (module did not load)"
+		rc=1
+	fi
+	lab_unload "$m" || rc=1
+done
+lab_unload rdma_kunit_tdev ib_core || rc=1
+lsmod | grep -E '^(ib_|rdma)' && { echo "lab: RDMA modules still loaded"; rc=1; }
+
+if [ -w $KL ]; then
+	echo scan >$KL
+	sleep 5
+	echo scan >$KL
+	cat $KL >"$LAB_OUT/kmemleak.txt"
+else
+	echo "lab: no kmemleak in this kernel"
+fi
+exit $rc

@@ -1,0 +1,208 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Turn what a lab VM left behind into result lines.
+
+  results.py ktap LOG...      KUnit KTAP output in a kernel log -> one line
+                              per case: PASS/FAIL/SKIP kunit/<suite>/<case>
+  results.py reports LOG...   kernel reports (KASAN, lockdep, kmemleak,
+                              WARN, BUG, Oops) -> one line per kind
+
+Only the part of a log after the line "lab: plan start" is read, when there
+is one, so that the boot's own messages are not blamed on the tests.
+Exit status 1 when anything failed or was reported.
+"""
+import re
+import sys
+
+TIMESTAMP = re.compile(r'^(?:<\d+>)?\[\s*\d+\.\d+\]\s?')
+RESULT = re.compile(r'^(?P<ind>\s*)(?P<ok>ok|not ok) (?P<num>\d+)(?: -)? ?(?P<name>.*?)'
+                    r'(?:\s+#\s*(?P<dir>SKIP|TODO)\b\s*(?P<why>.*))?$')
+SUBTEST = re.compile(r'^(?P<ind>\s*)# Subtest: (?P<name>.*)$')
+PLAN = re.compile(r'^(?P<ind>\s*)1\.\.(?P<n>\d+)$')
+
+
+def read(paths):
+    """The kernel log lines of the first readable path, timestamps removed."""
+    for path in paths:
+        try:
+            with open(path, errors='replace') as f:
+                lines = [TIMESTAMP.sub('', line.rstrip('\r\n')) for line in f]
+        except OSError:
+            continue
+        for i in range(len(lines) - 1, -1, -1):
+            if 'lab: plan start' in lines[i]:
+                return lines[i + 1:]
+        return lines
+    return None
+
+
+def indent(s):
+    return len(s.expandtabs(8))
+
+
+class Node:
+    def __init__(self, name, depth):
+        self.name = name
+        self.depth = depth
+        self.children = []
+        self.planned = None
+        self.status = None      # 'PASS', 'FAIL', 'SKIP' once its result line came
+        self.why = ''
+        self.diag = []          # the lines the case printed before its result
+
+
+def parse_ktap(lines):
+    """The suites in a kernel log, as trees of Nodes."""
+    suites = []
+    open_at = {}    # indentation -> the subtest opened there
+    diag = []       # lines since the last result: a failing case's story
+    for line in lines:
+        m = SUBTEST.match(line)
+        if m:
+            d = indent(m['ind'])
+            node = Node(m['name'].strip(), d)
+            parent = max((k for k in open_at if k < d), default=None)
+            if parent is None:
+                suites.append(node)
+            else:
+                open_at[parent].children.append(node)
+            for k in [k for k in open_at if k >= d]:
+                del open_at[k]
+            open_at[d] = node
+            continue
+        m = PLAN.match(line)
+        if m and indent(m['ind']) in open_at:
+            open_at[indent(m['ind'])].planned = int(m['n'])
+            continue
+        m = RESULT.match(line)
+        if not m:
+            if line.strip() and not line.strip().startswith('KTAP version'):
+                diag = (diag + [line.strip()])[-8:]
+            continue
+        d = indent(m['ind'])
+        name = m['name'].strip()
+        status = 'PASS' if m['ok'] == 'ok' else 'FAIL'
+        if m['dir'] == 'SKIP':
+            status = 'SKIP'
+        deeper = open_at.get(d + 4) or open_at.get(d + 8)
+        if deeper is not None and deeper.name == name:
+            # The result of a subtest whose lines we saw: it closes it.
+            deeper.status, deeper.why = status, (m['why'] or '').strip()
+            for k in [k for k in open_at if k > d]:
+                del open_at[k]
+            continue
+        if d in open_at:
+            leaf = Node(name, d)
+            leaf.status, leaf.why = status, (m['why'] or '').strip()
+            if status == 'FAIL':
+                leaf.diag = diag
+            open_at[d].children.append(leaf)
+        diag = []
+    return suites
+
+
+def emit(node, path, out):
+    """Result lines of node's leaves; a container that failed without a
+    failing child, or that ran fewer children than planned, fails itself."""
+    full = f'{path}/{node.name}' if path else node.name
+    if not node.children:
+        if node.status is None:
+            out.append(('FAIL', full, 'no result (crashed or hung?)'))
+        else:
+            out.append((node.status, full, node.why))
+            out.extend(('', f'    {line}', '') for line in node.diag)
+        return
+    before = len(out)
+    for child in node.children:
+        emit(child, full, out)
+    failed = any(r[0] == 'FAIL' for r in out[before:])
+    if node.status is None:
+        out.append(('FAIL', full, 'did not finish (crashed or hung?)'))
+    elif node.planned is not None and len(node.children) < node.planned:
+        out.append(('FAIL', full, f'only {len(node.children)} of {node.planned} cases ran'))
+    elif node.status == 'FAIL' and not failed:
+        out.append(('FAIL', full, 'failed outside its cases (init/exit)'))
+
+
+def cmd_ktap(paths):
+    lines = read(paths)
+    if lines is None:
+        print('FAIL kunit (no kernel log)')
+        return 1
+    suites = parse_ktap(lines)
+    rc = 0
+    for suite in suites:
+        out = []
+        emit(suite, 'kunit', out)
+        counts = {'PASS': 0, 'FAIL': 0, 'SKIP': 0}
+        for status, name, why in out:
+            if not status:
+                print(name)
+                continue
+            counts[status] += 1
+            print(f'{status} {name}' + (f' ({why})' if why else ''))
+        print(f'# suite {suite.name}: {counts["PASS"]} passed, {counts["FAIL"]} failed, '
+              f'{counts["SKIP"]} skipped')
+        if counts['FAIL']:
+            rc = 1
+    if not suites:
+        print('FAIL kunit (no KUnit output in the kernel log)')
+        rc = 1
+    return rc
+
+
+# kind -> pattern of the first line of a report
+REPORTS = [
+    ('kasan', re.compile(r'BUG: KASAN|KASAN: ')),
+    ('lockdep', re.compile(r'possible (circular|recursive) locking|inconsistent lock state|'
+                           r'suspicious RCU usage|lock held when returning|'
+                           r'bad unlock balance|held lock freed|INFO: trying to register non-static key')),
+    ('kmemleak', re.compile(r'unreferenced object 0x|kmemleak: \d+ new suspected memory leaks')),
+    ('warn', re.compile(r'WARNING: CPU: \d+ PID: |------------\[ cut here \]')),
+    ('bug', re.compile(r'BUG: (?!KASAN)|kernel BUG at|Oops|general protection fault|'
+                       r'Kernel panic|UBSAN: |ODEBUG: |list_(add|del) corruption|'
+                       r'refcount_t: |INFO: task .* blocked for more than')),
+]
+
+
+def cmd_reports(paths):
+    lines = []
+    for path in paths:
+        got = read([path])
+        if got:
+            lines.extend(got)
+    rc = 0
+    for kind, pat in REPORTS:
+        hits = [i for i, line in enumerate(lines) if pat.search(line)]
+        # Lockdep's header is a WARNING line too: count it once, as lockdep.
+        if kind == 'warn':
+            hits = [i for i in hits if not any(p.search(lines[j]) for j in range(i, min(i + 3, len(lines)))
+                                               for k, p in REPORTS if k == 'lockdep')]
+        seen, firsts = set(), []
+        for i in hits:
+            if lines[i] not in seen:
+                seen.add(lines[i])
+                firsts.append(i)
+        if firsts:
+            rc = 1
+            print(f'FAIL report/{kind} ({len(firsts)} report(s))')
+            for i in firsts[:3]:
+                for line in lines[max(0, i - 1):i + 12]:
+                    print(f'    {line}')
+                print('    ...')
+        else:
+            print(f'PASS report/{kind}')
+    return rc
+
+
+def main():
+    if len(sys.argv) < 3 or sys.argv[1] not in ('ktap', 'reports'):
+        print(__doc__, file=sys.stderr)
+        return 2
+    if sys.argv[1] == 'ktap':
+        return cmd_ktap(sys.argv[2:])
+    return cmd_reports(sys.argv[2:])
+
+
+if __name__ == '__main__':
+    sys.exit(main())
