@@ -488,7 +488,7 @@ static void mr_pool_get_put(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, ib_mr_pool_init(env->qp, &pool, 4,
 					      IB_MR_TYPE_MEM_REG, 8, 0), 0);
 	KUNIT_EXPECT_EQ(test, rw_list_len(env->qp, &pool), 4);
-	KUNIT_EXPECT_EQ(test, env->qp->mrs_used, 0U);
+	KUNIT_EXPECT_EQ(test, env->qp->mrs_used, 0);
 
 	for (i = 0; i < 4; i++) {
 		mrs[i] = ib_mr_pool_get(env->qp, &pool);
@@ -498,12 +498,12 @@ static void mr_pool_get_put(struct kunit *test)
 		for (j = 0; j < i; j++)
 			KUNIT_EXPECT_PTR_NE(test, mrs[i], mrs[j]);
 	}
-	KUNIT_EXPECT_EQ(test, env->qp->mrs_used, 4U);
+	KUNIT_EXPECT_EQ(test, env->qp->mrs_used, 4);
 	KUNIT_EXPECT_EQ(test, rw_list_len(env->qp, &pool), 0);
 
 	for (i = 0; i < 4; i++)
 		ib_mr_pool_put(env->qp, &pool, mrs[i]);
-	KUNIT_EXPECT_EQ(test, env->qp->mrs_used, 0U);
+	KUNIT_EXPECT_EQ(test, env->qp->mrs_used, 0);
 	KUNIT_EXPECT_EQ(test, rw_list_len(env->qp, &pool), 4);
 	ib_mr_pool_destroy(env->qp, &pool);
 	KUNIT_EXPECT_TRUE(test, list_empty(&pool));
@@ -524,7 +524,7 @@ static void mr_pool_exhaustion(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, a);
 	KUNIT_ASSERT_NOT_NULL(test, b);
 	KUNIT_EXPECT_NULL(test, ib_mr_pool_get(env->qp, &pool));
-	KUNIT_EXPECT_EQ(test, env->qp->mrs_used, 2U);	/* NULL took none */
+	KUNIT_EXPECT_EQ(test, env->qp->mrs_used, 2);	/* NULL took none */
 
 	/* The MR put back last comes out first. */
 	ib_mr_pool_put(env->qp, &pool, a);
@@ -532,7 +532,7 @@ static void mr_pool_exhaustion(struct kunit *test)
 	ib_mr_pool_put(env->qp, &pool, b);
 	ib_mr_pool_put(env->qp, &pool, a);
 	ib_mr_pool_destroy(env->qp, &pool);
-	KUNIT_EXPECT_EQ(test, env->qp->mrs_used, 0U);
+	KUNIT_EXPECT_EQ(test, env->qp->mrs_used, 0);
 }
 
 static void mr_pool_empty(struct kunit *test)
@@ -546,7 +546,7 @@ static void mr_pool_empty(struct kunit *test)
 					      IB_MR_TYPE_MEM_REG, 4, 0), 0);
 	KUNIT_EXPECT_TRUE(test, list_empty(&pool));
 	KUNIT_EXPECT_NULL(test, ib_mr_pool_get(env->qp, &pool));
-	KUNIT_EXPECT_EQ(test, env->qp->mrs_used, 0U);
+	KUNIT_EXPECT_EQ(test, env->qp->mrs_used, 0);
 	ib_mr_pool_destroy(env->qp, &pool);	/* no-op on an empty pool */
 	KUNIT_EXPECT_TRUE(test, list_empty(&pool));
 }
@@ -584,13 +584,13 @@ static void mr_pool_destroy_leaves_taken(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, mr);
 	ib_mr_pool_destroy(env->qp, &pool);
 	KUNIT_EXPECT_TRUE(test, list_empty(&pool));
-	KUNIT_EXPECT_EQ(test, env->qp->mrs_used, 1U);
+	KUNIT_EXPECT_EQ(test, env->qp->mrs_used, 1);
 	/* The taken MR is still alive (KASAN would see a use after free). */
 	KUNIT_EXPECT_PTR_EQ(test, mr->pd, env->pd);
 	ib_mr_pool_put(env->qp, &pool, mr);
 	KUNIT_EXPECT_EQ(test, rw_list_len(env->qp, &pool), 1);
 	ib_mr_pool_destroy(env->qp, &pool);
-	KUNIT_EXPECT_EQ(test, env->qp->mrs_used, 0U);
+	KUNIT_EXPECT_EQ(test, env->qp->mrs_used, 0);
 }
 
 static void mr_pool_qp_creation(struct kunit *test)
@@ -610,7 +610,7 @@ static void mr_pool_qp_creation(struct kunit *test)
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, env->peer);
 	KUNIT_EXPECT_EQ(test, rw_list_len(env->peer, &env->peer->rdma_mrs), 4);
 	KUNIT_EXPECT_TRUE(test, list_empty(&env->peer->sig_mrs));
-	KUNIT_EXPECT_EQ(test, env->peer->mrs_used, 0U);
+	KUNIT_EXPECT_EQ(test, env->peer->mrs_used, 0);
 }
 
 static void mr_pool_qp_send_queue_room(struct kunit *test)
@@ -981,7 +981,7 @@ static void rw_mr_read(struct kunit *test)
 	/* REG_MR + READ, then LOCAL_INV + REG_MR + READ on the reused MR. */
 	rw_check_read(env, 4, PAGE_SIZE, 0, 2);
 	rw_check_read(env, 4, PAGE_SIZE, 0, 3);
-	KUNIT_EXPECT_EQ(test, env->qp->mrs_used, 0U);
+	KUNIT_EXPECT_EQ(test, env->qp->mrs_used, 0);
 	/* One entry fits the device's SGE READs: no registration. */
 	rw_check_read(env, 1, PAGE_SIZE, 0, 1);
 }
@@ -1005,7 +1005,7 @@ static void rw_mr_read_multi_mr(struct kunit *test)
 	rw_prefer_mr(env, 2);
 	rw_env_qps(env, 2, 4);
 	rw_check_read(env, 5, PAGE_SIZE, 0, 6);
-	KUNIT_EXPECT_EQ(test, env->qp->mrs_used, 0U);
+	KUNIT_EXPECT_EQ(test, env->qp->mrs_used, 0);
 	KUNIT_EXPECT_EQ(test, rw_list_len(env->qp, &env->qp->rdma_mrs), 4);
 }
 
@@ -1029,7 +1029,7 @@ static void rw_mr_exhausted(struct kunit *test)
 			      env->rmr->iova, env->rmr->rkey,
 			      DMA_FROM_DEVICE);
 	KUNIT_ASSERT_EQ(test, nr, 2);
-	KUNIT_EXPECT_EQ(test, env->qp->mrs_used, 1U);
+	KUNIT_EXPECT_EQ(test, env->qp->mrs_used, 1);
 
 	/* max_sgl_rd only prefers MRs: an empty pool means SGE READs. */
 	rw_check_read(env, 4, PAGE_SIZE, 0, DIV_ROUND_UP(4, per));
@@ -1046,7 +1046,7 @@ static void rw_mr_exhausted(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rw_set_force_mr(false), 0);
 
 	rdma_rw_ctx_destroy(&held, env->qp, RW_PORT, sg, 2, DMA_FROM_DEVICE);
-	KUNIT_EXPECT_EQ(test, env->qp->mrs_used, 0U);
+	KUNIT_EXPECT_EQ(test, env->qp->mrs_used, 0);
 }
 
 static void rw_mr_too_many_pages(struct kunit *test)
@@ -1066,7 +1066,7 @@ static void rw_mr_too_many_pages(struct kunit *test)
 					       env->lsg, 2, 0, env->rmr->iova,
 					       env->rmr->rkey,
 					       DMA_FROM_DEVICE), -EINVAL);
-	KUNIT_EXPECT_EQ(test, env->qp->mrs_used, 0U);
+	KUNIT_EXPECT_EQ(test, env->qp->mrs_used, 0);
 	KUNIT_EXPECT_EQ(test, rw_list_len(env->qp, &env->qp->rdma_mrs), 4);
 }
 
@@ -1082,7 +1082,7 @@ static void rw_mr_forced_write(struct kunit *test)
 	rw_check_write(env, 1, PAGE_SIZE, 0, 2);
 	rw_check_write(env, 8, PAGE_SIZE, 0, 3);
 	rw_check_write(env, 3, PAGE_SIZE, 200, 3);
-	KUNIT_EXPECT_EQ(test, env->qp->mrs_used, 0U);
+	KUNIT_EXPECT_EQ(test, env->qp->mrs_used, 0);
 }
 
 static void rw_mr_forced_read(struct kunit *test)
