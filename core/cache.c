@@ -295,12 +295,16 @@ int ibdev_cache_setup(struct ib_device *device)
 		ret = ibdev_gid_table_fill(device, port);
 		if (ret)
 			break;
-		ibdev_port_cache_update(device, port);
 	}
 	mutex_unlock(&ibdev_gid_mutex);
-	if (ret)
+	if (ret) {
 		ibdev_cache_cleanup(device);
-	return ret;
+		return ret;
+	}
+	/* Outside the mutex: query_port may take the RTNL (RoCE speed). */
+	rdma_for_each_port(device, port)
+		ibdev_port_cache_update(device, port);
+	return 0;
 }
 
 void ibdev_cache_cleanup(struct ib_device *device)
@@ -468,59 +472,103 @@ int rdma_read_gid_l2_fields(const struct ib_gid_attr *attr,
 			    u16 *vlan_id, u8 *smac)
 {
 	struct net_device *ndev;
+	int ret = -ENODEV;
 
 	rcu_read_lock();
 	ndev = rcu_dereference(attr->ndev);
-	if (!ndev) {
-		rcu_read_unlock();
-		return -ENODEV;
+	if (ndev) {
+		if (vlan_id)
+			*vlan_id = is_vlan_dev(ndev) ? vlan_dev_vlan_id(ndev) :
+						       0xffff;
+		if (smac)
+			ether_addr_copy(smac, ndev->dev_addr);
+		ret = 0;
 	}
-	if (smac)
-		ether_addr_copy(smac, ndev->dev_addr);
-	if (vlan_id)
-		*vlan_id = is_vlan_dev(ndev) ? vlan_dev_vlan_id(ndev) : 0xffff;
 	rcu_read_unlock();
-	return 0;
+	return ret;
 }
 EXPORT_SYMBOL(rdma_read_gid_l2_fields);
 
-/* Bring the caches up to date before handlers hear about the event. */
-static void ibdev_cache_event(const struct ib_event *event)
+/* Events after which the core's view of a port must be brought up to date. */
+static bool ibdev_event_is_port_change(enum ib_event_type type)
 {
-	struct ib_device *device = event->device;
-	u32 port;
-
-	switch (event->event) {
+	switch (type) {
 	case IB_EVENT_GID_CHANGE:
 	case IB_EVENT_PORT_ACTIVE:
 	case IB_EVENT_PORT_ERR:
 	case IB_EVENT_LID_CHANGE:
 	case IB_EVENT_PKEY_CHANGE:
 	case IB_EVENT_CLIENT_REREGISTER:
-		break;
+		return true;
 	default:
-		return;
+		return false;
 	}
-	port = event->element.port_num;
-	if (!ibdev_is_registered(device) || !rdma_is_port_valid(device, port))
-		return;
-	if (event->event == IB_EVENT_GID_CHANGE && device->ops.query_gid)
-		ibdev_cache_port_reload(device, port);
-	ibdev_port_cache_update(device, port);
+}
+
+/*
+ * A port event on its way to the handlers: it holds a kobject reference
+ * on the device until the work has run.
+ */
+struct ibdev_port_event {
+	struct work_struct work;
+	struct ib_event event;
+};
+
+/*
+ * Update the port's cached state and GIDs (asking the driver, which may
+ * sleep or take the RTNL: hence a work item and not the caller's context),
+ * then tell the handlers.  The cache is only touched while the device is
+ * registered; the registration reference keeps it from being torn down.
+ */
+static void ibdev_port_event_work(struct work_struct *work)
+{
+	struct ibdev_port_event *pe =
+		container_of(work, struct ibdev_port_event, work);
+	struct ib_device *device = pe->event.device;
+	u32 port = pe->event.element.port_num;
+
+	if (rdma_is_port_valid(device, port) && ib_device_try_get(device)) {
+		if (pe->event.event == IB_EVENT_GID_CHANGE &&
+		    device->ops.query_gid)
+			ibdev_cache_port_reload(device, port);
+		ibdev_port_cache_update(device, port);
+		ib_device_put(device);
+	}
+	ibdev_event_fanout(&pe->event);
+	put_device(&device->dev);
+	kfree(pe);
 }
 
 /**
  * ib_dispatch_event - report an asynchronous event to a device's handlers
  * @event: the event; its device and, for port events, port_num are set
  *
- * Port events first update the core's view of the port (state, LMC, and
- * the GID table for IB_EVENT_GID_CHANGE when the driver reports GIDs);
- * then every handler registered on the device is called, in registration
- * order.  Process context: handlers may sleep.
+ * Port events (port active/error, LID, P_Key and GID changes, client
+ * reregistration) first update the core's view of the port (state, LMC,
+ * and the GID table for IB_EVENT_GID_CHANGE when the driver reports GIDs),
+ * which may ask the driver: they are handled on an ordered work queue, so
+ * this may be called with the RTNL held or in atomic context.  Other events
+ * go to the handlers at once, in process context.  Handlers are called in
+ * registration order and may sleep.
  */
 void ib_dispatch_event(const struct ib_event *event)
 {
-	ibdev_cache_event(event);
-	ibdev_event_fanout(event);
+	struct ibdev_port_event *pe;
+
+	if (!ibdev_event_is_port_change(event->event)) {
+		ibdev_event_fanout(event);
+		return;
+	}
+	pe = kmalloc(sizeof(*pe), GFP_ATOMIC);
+	if (!pe) {
+		dev_warn(&event->device->dev,
+			 "out of memory: port event %d not dispatched\n",
+			 event->event);
+		return;
+	}
+	pe->event = *event;
+	INIT_WORK(&pe->work, ibdev_port_event_work);
+	get_device(&event->device->dev);
+	queue_work(ib_event_wq, &pe->work);
 }
 EXPORT_SYMBOL(ib_dispatch_event);

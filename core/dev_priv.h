@@ -17,9 +17,15 @@
  *   ibdev_rwsem (registry.c)      names and registration marks of devices
  *   ibclient_rwsem (client.c)     registration marks of clients
  *   device->client_data_rwsem     which clients are added to a device
+ *   ibdev_gid_mutex (cache.c)     rebuilds of GID tables (calls driver)
  *   device->event_handler_rwsem   the device's event handlers (read held
  *                                 while handlers run)
- *   port cache locks (cache.c)    GID tables
+ *   device->cache_lock            GID table slots, cached port state
+ *   port_data[].netdev_lock       a port's netdev pointer
+ *
+ * Port events run on ib_event_wq (ordered), which takes no lock above
+ * except through the cache update and the handlers; unregistration waits
+ * for a running one through the registration reference it holds.
  *
  * Lifetime: device->refcount counts "registration references".  It is set
  * when the device goes live; the registration itself holds one, every
@@ -44,6 +50,7 @@ struct class;
 
 /* main.c */
 extern struct workqueue_struct *ib_unreg_wq;
+extern struct workqueue_struct *ib_event_wq;
 
 /* registry.c: every allocated device, by index */
 int ibdev_registry_insert(struct ib_device *device);

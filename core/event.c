@@ -14,7 +14,8 @@
 /**
  * ib_register_event_handler - receive a device's asynchronous events
  * @event_handler: set up with INIT_IB_EVENT_HANDLER(); its handler is
- *	called in process context for every event of its device
+ *	called in process context for every event of its device (port events
+ *	from the core's event work queue, see ib_dispatch_event())
  */
 void ib_register_event_handler(struct ib_event_handler *event_handler)
 {

@@ -6,19 +6,20 @@
 #include "abi_device.h"
 #include "dev_priv.h"
 
-static void ibdev_vprintk(const char *level, const struct ib_device *ibdev,
-			  struct va_format *vaf)
+static void ibdev_emit(const char *level, const struct ib_device *ibdev,
+		       const char *format, va_list *args)
 {
 	const struct device *parent = ibdev ? ibdev->dev.parent : NULL;
+	struct va_format text = { .fmt = format, .va = args };
 
-	if (parent)
+	if (!ibdev)
+		printk("%s(no ib_device): %pV", level, &text);
+	else if (!parent)
+		printk("%s%s: %pV", level, dev_name(&ibdev->dev), &text);
+	else
 		dev_printk_emit(level[1] - '0', parent, "%s %s %s: %pV",
 				dev_driver_string(parent), dev_name(parent),
-				dev_name(&ibdev->dev), vaf);
-	else if (ibdev)
-		printk("%s%s: %pV", level, dev_name(&ibdev->dev), vaf);
-	else
-		printk("%s(no ib_device): %pV", level, vaf);
+				dev_name(&ibdev->dev), &text);
 }
 
 /**
@@ -30,33 +31,26 @@ static void ibdev_vprintk(const char *level, const struct ib_device *ibdev,
 void ibdev_printk(const char *level, const struct ib_device *ibdev,
 		  const char *format, ...)
 {
-	struct va_format vaf;
-	va_list args;
+	va_list ap;
 
-	va_start(args, format);
-	vaf.fmt = format;
-	vaf.va = &args;
-	ibdev_vprintk(level, ibdev, &vaf);
-	va_end(args);
+	va_start(ap, format);
+	ibdev_emit(level, ibdev, format, &ap);
+	va_end(ap);
 }
 EXPORT_SYMBOL(ibdev_printk);
 
+/*
+ * ibdev_emerg() ... ibdev_info(): log a message about a device (or NULL)
+ * at the level in the name.
+ */
 #define IBDEV_LEVEL_FN(name, level)					\
-/**									\
- * name - log a message about a device at this level			\
- * @ibdev: the device, or NULL						\
- * @format: printf format						\
- */									\
 void name(const struct ib_device *ibdev, const char *format, ...)	\
 {									\
-	struct va_format vaf;						\
-	va_list args;							\
+	va_list ap;							\
 									\
-	va_start(args, format);						\
-	vaf.fmt = format;						\
-	vaf.va = &args;							\
-	ibdev_vprintk(level, ibdev, &vaf);				\
-	va_end(args);							\
+	va_start(ap, format);						\
+	ibdev_emit(level, ibdev, format, &ap);				\
+	va_end(ap);							\
 }									\
 EXPORT_SYMBOL(name)
 

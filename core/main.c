@@ -13,9 +13,13 @@ struct workqueue_struct *ib_comp_wq;
 struct workqueue_struct *ib_comp_unbound_wq;
 /* Runs ib_unregister_device_queued() requests. */
 struct workqueue_struct *ib_unreg_wq;
+/* Ordered: port events update the caches and reach handlers in order. */
+struct workqueue_struct *ib_event_wq;
 
 static void ib_core_destroy_wqs(void)
 {
+	if (ib_event_wq)
+		destroy_workqueue(ib_event_wq);
 	if (ib_unreg_wq)
 		destroy_workqueue(ib_unreg_wq);
 	if (ib_comp_unbound_wq)
@@ -37,7 +41,9 @@ static int ib_core_create_wqs(void)
 					     WQ_UNBOUND_MAX_ACTIVE);
 	ib_unreg_wq = alloc_workqueue("ib-unreg-wq", WQ_UNBOUND,
 				      WQ_UNBOUND_MAX_ACTIVE);
-	if (ib_wq && ib_comp_wq && ib_comp_unbound_wq && ib_unreg_wq)
+	ib_event_wq = alloc_ordered_workqueue("ib-event-wq", WQ_MEM_RECLAIM);
+	if (ib_wq && ib_comp_wq && ib_comp_unbound_wq && ib_unreg_wq &&
+	    ib_event_wq)
 		return 0;
 	ib_core_destroy_wqs();
 	return -ENOMEM;

@@ -22,17 +22,38 @@ static int ib_pd_internal_mr(struct ib_pd *pd, int access)
 	mr = device->ops.get_dma_mr(pd, access);
 	if (IS_ERR(mr))
 		return PTR_ERR(mr);
-	mr->device = device;
-	mr->pd = pd;
+	/* What the core keeps in every MR; a kernel MR has no uobject. */
 	mr->type = IB_MR_TYPE_DMA;
-	mr->uobject = NULL;
+	mr->pd = pd;
+	mr->device = device;
 	mr->need_inval = false;
+	mr->uobject = NULL;
+
 	pd->__internal_mr = mr;
-	if (!(device->attrs.kernel_cap_flags & IBK_LOCAL_DMA_LKEY))
+	pd->unsafe_global_rkey =
+		(pd->flags & IB_PD_UNSAFE_GLOBAL_RKEY) ? mr->rkey : 0;
+	if (access & IB_ACCESS_LOCAL_WRITE)
 		pd->local_dma_lkey = mr->lkey;
-	if (pd->flags & IB_PD_UNSAFE_GLOBAL_RKEY)
-		pd->unsafe_global_rkey = mr->rkey;
 	return 0;
+}
+
+/*
+ * The access rights of the DMA MR the PD needs, or 0 if it needs none: local
+ * write when the device has no lkey of its own, remote read and write for
+ * an unsafe global rkey.
+ */
+static int ib_pd_mr_access(struct ib_device *device, unsigned int flags,
+			   const char *caller)
+{
+	int access = IB_ACCESS_LOCAL_WRITE;
+
+	if (device->attrs.kernel_cap_flags & IBK_LOCAL_DMA_LKEY)
+		access = 0;
+	if (!(flags & IB_PD_UNSAFE_GLOBAL_RKEY))
+		return access;
+	pr_warn("%s: PD with an unsafe global rkey: all memory open to remote access\n",
+		caller);
+	return access | IB_ACCESS_REMOTE_READ | IB_ACCESS_REMOTE_WRITE;
 }
 
 /**
@@ -51,8 +72,8 @@ static int ib_pd_internal_mr(struct ib_pd *pd, int access)
 struct ib_pd *__ib_alloc_pd(struct ib_device *device, unsigned int flags,
 			    const char *caller)
 {
-	int access = 0;
 	struct ib_pd *pd;
+	int access;
 	int ret;
 
 	if (!device->ops.alloc_pd || !device->ops.dealloc_pd)
@@ -60,32 +81,28 @@ struct ib_pd *__ib_alloc_pd(struct ib_device *device, unsigned int flags,
 	pd = rdma_zalloc_drv_obj(device, ib_pd);
 	if (!pd)
 		return ERR_PTR(-ENOMEM);
-	pd->device = device;
+	/* Zeroed: no users, no internal MR, no uobject (a kernel PD). */
 	pd->flags = flags;
-	atomic_set(&pd->usecnt, 0);
+	pd->device = device;
 	ret = device->ops.alloc_pd(pd, NULL);
-	if (ret) {
-		kfree(pd);
-		return ERR_PTR(ret);
-	}
+	if (ret)
+		goto err_free;
 
-	if (device->attrs.kernel_cap_flags & IBK_LOCAL_DMA_LKEY)
-		pd->local_dma_lkey = device->local_dma_lkey;
-	else
-		access |= IB_ACCESS_LOCAL_WRITE;
-	if (flags & IB_PD_UNSAFE_GLOBAL_RKEY) {
-		pr_warn("%s: enabling unsafe global rkey\n", caller);
-		access |= IB_ACCESS_REMOTE_READ | IB_ACCESS_REMOTE_WRITE;
-	}
+	/* Replaced by the DMA MR's lkey below if the device has none. */
+	pd->local_dma_lkey = device->local_dma_lkey;
+	access = ib_pd_mr_access(device, flags, caller);
 	if (access) {
 		ret = ib_pd_internal_mr(pd, access);
-		if (ret) {
-			device->ops.dealloc_pd(pd, NULL);
-			kfree(pd);
-			return ERR_PTR(ret);
-		}
+		if (ret)
+			goto err_dealloc;
 	}
 	return pd;
+
+err_dealloc:
+	device->ops.dealloc_pd(pd, NULL);
+err_free:
+	kfree(pd);
+	return ERR_PTR(ret);
 }
 EXPORT_SYMBOL(__ib_alloc_pd);
 

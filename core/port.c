@@ -182,10 +182,11 @@ EXPORT_SYMBOL(ib_query_pkey);
 int ib_modify_device(struct ib_device *device, int device_modify_mask,
 		     struct ib_device_modify *device_modify)
 {
-	if (!device->ops.modify_device)
-		return -EOPNOTSUPP;
-	return device->ops.modify_device(device, device_modify_mask,
-					 device_modify);
+	int (*modify)(struct ib_device *, int, struct ib_device_modify *) =
+		device->ops.modify_device;
+
+	return modify ? modify(device, device_modify_mask, device_modify) :
+			-EOPNOTSUPP;
 }
 EXPORT_SYMBOL(ib_modify_device);
 

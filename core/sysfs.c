@@ -122,11 +122,11 @@ static ssize_t node_desc_store(struct device *dev,
 static DEVICE_ATTR_RW(node_desc);
 
 static struct attribute *ibdev_attrs[] = {
+	&dev_attr_node_desc.attr,
 	&dev_attr_node_type.attr,
+	&dev_attr_fw_ver.attr,
 	&dev_attr_node_guid.attr,
 	&dev_attr_sys_image_guid.attr,
-	&dev_attr_fw_ver.attr,
-	&dev_attr_node_desc.attr,
 	NULL,
 };
 
@@ -205,20 +205,33 @@ static ssize_t link_layer_show(struct ib_device *device, u32 port,
 }
 static IB_PORT_ATTR_RO(link_layer);
 
-/* Per-lane rate of a speed in tenths of Gb/s, and its name. */
+/* Per-lane rate of each IB_SPEED_* in tenths of Gb/s, and its name. */
+static const struct {
+	u16 speed;
+	u16 rate;
+	const char *name;
+} ibdev_lane_rates[] = {
+	{ IB_SPEED_SDR, 25, "SDR" },
+	{ IB_SPEED_DDR, 50, "DDR" },
+	{ IB_SPEED_QDR, 100, "QDR" },
+	{ IB_SPEED_FDR10, 100, "FDR10" },
+	{ IB_SPEED_FDR, 140, "FDR" },
+	{ IB_SPEED_EDR, 250, "EDR" },
+	{ IB_SPEED_HDR, 500, "HDR" },
+	{ IB_SPEED_NDR, 1000, "NDR" },
+};
+
 static int ibdev_lane_rate(u16 speed, const char **name)
 {
-	switch (speed) {
-	case IB_SPEED_SDR:	*name = "SDR";   return 25;
-	case IB_SPEED_DDR:	*name = "DDR";   return 50;
-	case IB_SPEED_QDR:	*name = "QDR";   return 100;
-	case IB_SPEED_FDR10:	*name = "FDR10"; return 100;
-	case IB_SPEED_FDR:	*name = "FDR";   return 140;
-	case IB_SPEED_EDR:	*name = "EDR";   return 250;
-	case IB_SPEED_HDR:	*name = "HDR";   return 500;
-	case IB_SPEED_NDR:	*name = "NDR";   return 1000;
-	default:		return -EINVAL;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ibdev_lane_rates); i++) {
+		if (ibdev_lane_rates[i].speed == speed) {
+			*name = ibdev_lane_rates[i].name;
+			return ibdev_lane_rates[i].rate;
+		}
 	}
+	return -EINVAL;
 }
 
 static ssize_t rate_show(struct ib_device *device, u32 port,

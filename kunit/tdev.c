@@ -238,9 +238,16 @@ static const struct ib_device_ops tdev_gid_ops = {
 atomic_t tdev_dealloc_driver_calls = ATOMIC_INIT(0);
 EXPORT_SYMBOL_GPL(tdev_dealloc_driver_calls);
 
-/* The core frees the device after this; tdev owns nothing else. */
+/*
+ * The core frees the device after this (queued unregistration,
+ * ib_unregister_driver()): the debugfs directory must go first.
+ */
 static void tdev_dealloc_driver(struct ib_device *ibdev)
 {
+	struct tdev *td = to_tdev(ibdev);
+
+	debugfs_remove(td->debugfs);
+	td->debugfs = NULL;
 	atomic_inc(&tdev_dealloc_driver_calls);
 }
 
@@ -258,6 +265,8 @@ static int tdev_check_params(struct tdev_params *p)
 		p->gid_tbl_len = 16;
 	if (!p->pkey_tbl_len)
 		p->pkey_tbl_len = 1;
+	if (p->link_layer == IB_LINK_LAYER_UNSPECIFIED)
+		p->link_layer = IB_LINK_LAYER_INFINIBAND;
 	if (p->ports > TDEV_MAX_PORTS || p->gid_tbl_len < 0 ||
 	    p->gid_tbl_len > TDEV_MAX_GIDS || p->pkey_tbl_len < 0 ||
 	    p->pkey_tbl_len > TDEV_MAX_PKEYS)
@@ -306,6 +315,7 @@ struct tdev *tdev_create(const struct tdev_params *params)
 		ib_set_device_ops(&td->ibdev, &tdev_gid_ops);
 	if (p.dealloc_driver)
 		ib_set_device_ops(&td->ibdev, &tdev_dealloc_ops);
+	td->ibdev.ops.driver_id = p.driver_id;
 	for (port = 1; p.ndev && port <= p.ports; port++) {
 		ret = ib_device_set_netdev(&td->ibdev, p.ndev, port);
 		if (ret) {
@@ -370,7 +380,6 @@ int tdev_register(struct tdev *td)
 
 	if (ret)
 		return ret;
-	td->registered = true;
 	td->debugfs = debugfs_create_dir(dev_name(&td->ibdev.dev),
 					 tdev_debugfs_root);
 	debugfs_create_file("event", 0200, td->debugfs, td, &tdev_event_fops);
@@ -379,16 +388,15 @@ int tdev_register(struct tdev *td)
 EXPORT_SYMBOL_GPL(tdev_register);
 
 /**
- * tdev_unregister - unregister a registered test device
- * @td: the device; with params.dealloc_driver it is freed by this
+ * tdev_unregister - unregister a test device
+ * @td: the device; with params.dealloc_driver a registered one is freed
+ *
+ * Also fine for a device that is not (or no longer) registered.
  */
 void tdev_unregister(struct tdev *td)
 {
-	if (!td->registered)
-		return;
 	debugfs_remove(td->debugfs);
 	td->debugfs = NULL;
-	td->registered = false;
 	ib_unregister_device(&td->ibdev);
 }
 EXPORT_SYMBOL_GPL(tdev_unregister);
@@ -399,7 +407,8 @@ EXPORT_SYMBOL_GPL(tdev_unregister);
  */
 void tdev_destroy(struct tdev *td)
 {
-	bool core_frees = td->registered && td->params.dealloc_driver;
+	bool core_frees = td->params.dealloc_driver &&
+			  device_is_registered(&td->ibdev.dev);
 
 	tdev_unregister(td);
 	if (!core_frees)

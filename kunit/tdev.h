@@ -40,9 +40,9 @@ enum tdev_fail_op {
  * struct tdev_params - what tdev_create() makes
  * @name: name or template for ib_register_device(); NULL means "tdev%d"
  * @ports: number of ports, 1..TDEV_MAX_PORTS; 0 means 1
- * @link_layer: IB_LINK_LAYER_INFINIBAND (default; the GID is made by the
- *	core from the node GUID) or IB_LINK_LAYER_ETHERNET (RoCE v1+v2
- *	ports; GIDs made by the core from @ndev's MAC)
+ * @link_layer: IB_LINK_LAYER_INFINIBAND (the default, also for 0; the GID
+ *	is made by the core from the node GUID) or IB_LINK_LAYER_ETHERNET
+ *	(RoCE v1+v2 ports; GIDs made by the core from @ndev's MAC)
  * @gid_tbl_len: GID table size, <= TDEV_MAX_GIDS; 0 means 16
  * @pkey_tbl_len: P_Key table size, <= TDEV_MAX_PKEYS; 0 means 1
  * @ndev: netdev of every port (Ethernet), set before registration; the
@@ -51,6 +51,8 @@ enum tdev_fail_op {
  *	with tdev_set_gid(), instead of the core making them
  * @local_dma_lkey: advertise IBK_LOCAL_DMA_LKEY with TDEV_LOCAL_DMA_LKEY
  * @dealloc_driver: set ops.dealloc_driver: unregistration frees the device
+ * @driver_id: ops.driver_id (default RDMA_DRIVER_UNKNOWN), for
+ *	ib_unregister_driver() and lookups by driver
  */
 struct tdev_params {
 	const char *name;
@@ -62,6 +64,7 @@ struct tdev_params {
 	bool driver_gids;
 	bool local_dma_lkey;
 	bool dealloc_driver;
+	enum rdma_driver_id driver_id;
 };
 
 /**
@@ -86,9 +89,9 @@ struct tdev_port {
  * @lock: protects @port[] and @node_desc changes done by the driver
  * @port: per-port state, indexed by port number (index 0 unused)
  * @npds: PDs allocated and not freed; atomic
- * @registered: set by tdev_register(), cleared by tdev_unregister(); only
- *	the owner of the tdev calls those, no lock
- * @debugfs: the device's debugfs directory while registered
+ * @debugfs: the device's debugfs directory while registered; set and
+ *	removed by tdev_register()/tdev_unregister(), which only the owner of
+ *	the tdev calls
  * @verbs_priv: for tdev_verbs.c (its own locking)
  */
 struct tdev {
@@ -98,7 +101,6 @@ struct tdev {
 	spinlock_t lock;
 	struct tdev_port port[TDEV_MAX_PORTS + 1];
 	atomic_t npds;
-	bool registered;
 	struct dentry *debugfs;
 	void *verbs_priv;
 };
