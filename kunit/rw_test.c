@@ -1,1 +1,1171 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suites for MR pools and the RDMA read/write API.
+ *
+ * rdma_core_rw_sizing checks the sizing helpers on a bare, unregistered
+ * ib_device (only attrs and port data are read).  The other suites run on a
+ * test-double device: each case gets its own device, PD and CQ (suite init),
+ * tunes the device attributes it needs, then builds two RC QPs connected to
+ * each other and moves real data between a local scatterlist and a remote
+ * buffer that the peer QP registered with a fast-register WR.
+ */
+#include <kunit/test.h>
+#include <linux/delay.h>
+#include <linux/fs.h>
+#include <linux/scatterlist.h>
+#include <linux/slab.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/mr_pool.h>
+#include <rdma/rw.h>
+
+#include "tdev.h"
+
+#define RW_PORT		1
+#define RW_PAGES	16		/* size of the local and remote buffers */
+#define RW_BUF_LEN	(RW_PAGES * PAGE_SIZE)
+
+/* ---- sizing helpers on a bare device ---- */
+
+static struct ib_device *rw_bare_dev(struct kunit *test, bool iwarp)
+{
+	struct ib_device *dev = kunit_kzalloc(test, sizeof(*dev), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, dev);
+	dev->port_data = kunit_kcalloc(test, 2, sizeof(*dev->port_data),
+				       GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, dev->port_data);
+	dev->phys_port_cnt = 1;
+	dev->port_data[1].immutable.core_cap_flags =
+		iwarp ? RDMA_CORE_PORT_IWARP : RDMA_CORE_PORT_IBA_IB;
+	dev->attrs.max_sge_rd = 30;
+	dev->attrs.max_fast_reg_page_list_len = 512;
+	return dev;
+}
+
+static void rw_mr_factor_sge_reads(struct kunit *test)
+{
+	struct ib_device *dev = rw_bare_dev(test, false);
+
+	/* Without MRs a context needs one READ per max_sge_rd pages. */
+	KUNIT_EXPECT_EQ(test, rdma_rw_mr_factor(dev, RW_PORT, 0), 0U);
+	KUNIT_EXPECT_EQ(test, rdma_rw_mr_factor(dev, RW_PORT, 1), 1U);
+	KUNIT_EXPECT_EQ(test, rdma_rw_mr_factor(dev, RW_PORT, 30), 1U);
+	KUNIT_EXPECT_EQ(test, rdma_rw_mr_factor(dev, RW_PORT, 31), 2U);
+	KUNIT_EXPECT_EQ(test, rdma_rw_mr_factor(dev, RW_PORT, 256), 9U);
+}
+
+static void rw_mr_factor_iwarp(struct kunit *test)
+{
+	struct ib_device *dev = rw_bare_dev(test, true);
+
+	/* MRs hold the device's page list, but at most 256 pages. */
+	KUNIT_EXPECT_EQ(test, rdma_rw_mr_factor(dev, RW_PORT, 256), 1U);
+	KUNIT_EXPECT_EQ(test, rdma_rw_mr_factor(dev, RW_PORT, 257), 2U);
+	dev->attrs.max_fast_reg_page_list_len = 32;
+	KUNIT_EXPECT_EQ(test, rdma_rw_mr_factor(dev, RW_PORT, 100), 4U);
+}
+
+static void rw_mr_factor_sgl_rd(struct kunit *test)
+{
+	struct ib_device *dev = rw_bare_dev(test, false);
+
+	/* A device with max_sgl_rd registers memory: sized by MR pages. */
+	dev->attrs.max_sgl_rd = 4;
+	dev->attrs.max_fast_reg_page_list_len = 64;
+	KUNIT_EXPECT_EQ(test, rdma_rw_mr_factor(dev, RW_PORT, 64), 1U);
+	KUNIT_EXPECT_EQ(test, rdma_rw_mr_factor(dev, RW_PORT, 65), 2U);
+}
+
+static void rw_mr_factor_degenerate(struct kunit *test)
+{
+	struct ib_device *dev = rw_bare_dev(test, true);
+
+	/* A port that does not exist is not iWARP: max_sge_rd applies. */
+	KUNIT_EXPECT_EQ(test, rdma_rw_mr_factor(dev, 2, 60), 2U);
+	KUNIT_EXPECT_EQ(test, rdma_rw_mr_factor(dev, 0, 60), 2U);
+	/* No division by zero on a device reporting no limits. */
+	dev->attrs.max_fast_reg_page_list_len = 0;
+	KUNIT_EXPECT_EQ(test, rdma_rw_mr_factor(dev, RW_PORT, 5), 5U);
+	dev->attrs.max_sge_rd = 0;
+	KUNIT_EXPECT_EQ(test, rdma_rw_mr_factor(dev, 2, 5), 5U);
+}
+
+static void rw_max_send_wr_plain(struct kunit *test)
+{
+	struct ib_device *dev = rw_bare_dev(test, false);
+
+	KUNIT_EXPECT_EQ(test, rdma_rw_max_send_wr(dev, RW_PORT, 0, 0), 0U);
+	KUNIT_EXPECT_EQ(test, rdma_rw_max_send_wr(dev, RW_PORT, 10, 0), 10U);
+	/* Integrity contexts register and invalidate: 3 WRs each. */
+	KUNIT_EXPECT_EQ(test, rdma_rw_max_send_wr(dev, RW_PORT, 10,
+						  IB_QP_CREATE_INTEGRITY_EN),
+			30U);
+}
+
+static void rw_max_send_wr_mr_devices(struct kunit *test)
+{
+	struct ib_device *iw = rw_bare_dev(test, true);
+	struct ib_device *ib = rw_bare_dev(test, false);
+
+	KUNIT_EXPECT_EQ(test, rdma_rw_max_send_wr(iw, RW_PORT, 7, 0), 21U);
+	ib->attrs.max_sgl_rd = 2;
+	KUNIT_EXPECT_EQ(test, rdma_rw_max_send_wr(ib, RW_PORT, 7, 0), 21U);
+}
+
+static void rw_max_send_wr_overflow(struct kunit *test)
+{
+	struct ib_device *dev = rw_bare_dev(test, true);
+
+	KUNIT_EXPECT_EQ(test, rdma_rw_max_send_wr(dev, RW_PORT,
+						  UINT_MAX / 3, 0),
+			UINT_MAX / 3 * 3);
+	KUNIT_EXPECT_EQ(test, rdma_rw_max_send_wr(dev, RW_PORT,
+						  UINT_MAX / 3 + 1, 0),
+			UINT_MAX);
+}
+
+static struct kunit_case rw_sizing_cases[] = {
+	KUNIT_CASE(rw_mr_factor_sge_reads),
+	KUNIT_CASE(rw_mr_factor_iwarp),
+	KUNIT_CASE(rw_mr_factor_sgl_rd),
+	KUNIT_CASE(rw_mr_factor_degenerate),
+	KUNIT_CASE(rw_max_send_wr_plain),
+	KUNIT_CASE(rw_max_send_wr_mr_devices),
+	KUNIT_CASE(rw_max_send_wr_overflow),
+	{}
+};
+
+static struct kunit_suite rw_sizing_suite = {
+	.name = "rdma_core_rw_sizing",
+	.test_cases = rw_sizing_cases,
+};
+
+/* ---- the loopback environment ---- */
+
+/*
+ * One case's objects.  Owned by the case's kthread; the CQ is polled
+ * directly from it, so nothing here is shared.
+ */
+struct rw_env {
+	struct kunit *test;
+	struct tdev *td;
+	struct ib_device *dev;		/* &td->ibdev */
+	struct ib_pd *pd;
+	struct ib_cq *cq;
+	struct ib_qp *qp;		/* issues the RDMA READs/WRITEs */
+	struct ib_qp *peer;		/* owns the remote buffer */
+	struct ib_qp_init_attr qp_attr;	/* what qp was created with */
+
+	u8 *lbuf;			/* local data, RW_BUF_LEN */
+	struct scatterlist lsg[RW_PAGES];
+
+	u8 *rbuf;			/* remote data, RW_BUF_LEN */
+	struct scatterlist rsg;
+	struct ib_mr *rmr;		/* registers rbuf for the peer */
+	bool rsg_mapped;
+};
+
+/* A completion the case waits for. */
+struct rw_wait {
+	struct ib_cqe cqe;
+	int done;
+	enum ib_wc_status status;
+};
+
+static void rw_wait_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct rw_wait *w = container_of(wc->wr_cqe, struct rw_wait, cqe);
+
+	w->status = wc->status;
+	w->done++;
+}
+
+static void rw_wait_init(struct rw_wait *w)
+{
+	w->cqe.done = rw_wait_done;
+	w->done = 0;
+	w->status = IB_WC_GENERAL_ERR;
+}
+
+/* Poll until @w completes; 0 when it did, successfully. */
+static int rw_wait_for(struct rw_env *env, struct rw_wait *w)
+{
+	int i;
+
+	for (i = 0; i < 2000 && !w->done; i++) {
+		ib_process_cq_direct(env->cq, 16);
+		if (!w->done)
+			usleep_range(100, 200);
+	}
+	if (!w->done)
+		return -ETIMEDOUT;
+	return w->status == IB_WC_SUCCESS ? 0 : -EIO;
+}
+
+/* An InfiniBand test device whose PDs use its local DMA lkey. */
+static const struct tdev_params rw_tdev_params = {
+	.local_dma_lkey = true,
+};
+
+static int rw_env_init(struct kunit *test)
+{
+	struct rw_env *env = kunit_kzalloc(test, sizeof(*env), GFP_KERNEL);
+
+	if (!env)
+		return -ENOMEM;
+	env->test = test;
+	test->priv = env;	/* rw_env_exit() undoes whatever was built */
+	env->lbuf = kunit_kzalloc(test, RW_BUF_LEN, GFP_KERNEL);
+	env->rbuf = kunit_kzalloc(test, RW_BUF_LEN, GFP_KERNEL);
+	if (!env->lbuf || !env->rbuf)
+		return -ENOMEM;
+
+	env->td = tdev_create_registered(&rw_tdev_params);
+	if (IS_ERR(env->td))
+		return PTR_ERR(env->td);
+	env->dev = &env->td->ibdev;
+	env->pd = ib_alloc_pd(env->dev, 0);
+	if (IS_ERR(env->pd))
+		return PTR_ERR(env->pd);
+	env->cq = ib_alloc_cq(env->dev, NULL, 256, 0, IB_POLL_DIRECT);
+	if (IS_ERR(env->cq))
+		return PTR_ERR(env->cq);
+	return 0;
+}
+
+static void rw_env_exit(struct kunit *test)
+{
+	struct rw_env *env = test->priv;
+
+	if (!env)
+		return;
+	if (env->rmr)
+		ib_dereg_mr(env->rmr);
+	if (env->rsg_mapped)
+		ib_dma_unmap_sg(env->dev, &env->rsg, 1, DMA_BIDIRECTIONAL);
+	if (env->peer)
+		ib_destroy_qp(env->peer);
+	if (env->qp)
+		ib_destroy_qp(env->qp);
+	if (!IS_ERR_OR_NULL(env->cq))
+		ib_free_cq(env->cq);
+	if (!IS_ERR_OR_NULL(env->pd))
+		ib_dealloc_pd(env->pd);
+	if (!IS_ERR_OR_NULL(env->td))
+		tdev_destroy(env->td);
+}
+
+static struct ib_qp *rw_create_qp(struct rw_env *env, u32 max_send_sge,
+				  u32 max_rdma_ctxs,
+				  struct ib_qp_init_attr *out)
+{
+	struct ib_qp_init_attr attr = {
+		.send_cq = env->cq,
+		.recv_cq = env->cq,
+		.qp_type = IB_QPT_RC,
+		.sq_sig_type = IB_SIGNAL_REQ_WR,
+		.port_num = RW_PORT,
+		.cap = {
+			.max_send_wr = 16,
+			.max_recv_wr = 4,
+			.max_send_sge = max_send_sge,
+			.max_recv_sge = 1,
+			.max_rdma_ctxs = max_rdma_ctxs,
+		},
+	};
+	struct ib_qp *qp = ib_create_qp(env->pd, &attr);
+
+	if (out)
+		*out = attr;
+	return qp;
+}
+
+static int rw_connect(struct ib_qp *qp, struct ib_qp *to)
+{
+	struct ib_qp_attr a = {
+		.qp_state = IB_QPS_INIT,
+		.port_num = RW_PORT,
+		.qp_access_flags = IB_ACCESS_LOCAL_WRITE |
+				   IB_ACCESS_REMOTE_READ |
+				   IB_ACCESS_REMOTE_WRITE,
+	};
+	int ret;
+
+	ret = ib_modify_qp(qp, &a, IB_QP_STATE | IB_QP_PKEY_INDEX |
+			   IB_QP_PORT | IB_QP_ACCESS_FLAGS);
+	if (ret)
+		return ret;
+
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IB_QPS_RTR;
+	a.path_mtu = IB_MTU_1024;
+	a.dest_qp_num = to->qp_num;
+	a.max_dest_rd_atomic = 4;
+	a.min_rnr_timer = 1;
+	/* The test device's port n has LID n. */
+	a.ah_attr.type = RDMA_AH_ATTR_TYPE_IB;
+	rdma_ah_set_port_num(&a.ah_attr, RW_PORT);
+	rdma_ah_set_dlid(&a.ah_attr, RW_PORT);
+	ret = ib_modify_qp(qp, &a, IB_QP_STATE | IB_QP_AV | IB_QP_PATH_MTU |
+			   IB_QP_DEST_QPN | IB_QP_RQ_PSN |
+			   IB_QP_MAX_DEST_RD_ATOMIC | IB_QP_MIN_RNR_TIMER);
+	if (ret)
+		return ret;
+
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IB_QPS_RTS;
+	a.timeout = 14;
+	a.retry_cnt = 7;
+	a.rnr_retry = 7;
+	a.max_rd_atomic = 4;
+	return ib_modify_qp(qp, &a, IB_QP_STATE | IB_QP_TIMEOUT |
+			    IB_QP_RETRY_CNT | IB_QP_RNR_RETRY | IB_QP_SQ_PSN |
+			    IB_QP_MAX_QP_RD_ATOMIC);
+}
+
+/* Register rbuf on the peer with a fast-register WR: the remote buffer. */
+static int rw_register_remote(struct rw_env *env)
+{
+	struct rw_wait w;
+	struct ib_reg_wr reg = {};
+	int n;
+
+	sg_init_one(&env->rsg, env->rbuf, RW_BUF_LEN);
+	if (ib_dma_map_sg(env->dev, &env->rsg, 1, DMA_BIDIRECTIONAL) != 1)
+		return -EIO;
+	env->rsg_mapped = true;
+
+	env->rmr = ib_alloc_mr(env->pd, IB_MR_TYPE_MEM_REG, RW_PAGES);
+	if (IS_ERR(env->rmr)) {
+		n = PTR_ERR(env->rmr);
+		env->rmr = NULL;
+		return n;
+	}
+	n = ib_map_mr_sg(env->rmr, &env->rsg, 1, NULL, PAGE_SIZE);
+	if (n != 1)
+		return n < 0 ? n : -EIO;
+
+	rw_wait_init(&w);
+	reg.wr.opcode = IB_WR_REG_MR;
+	reg.wr.wr_cqe = &w.cqe;
+	reg.wr.send_flags = IB_SEND_SIGNALED;
+	reg.mr = env->rmr;
+	reg.key = env->rmr->rkey;
+	reg.access = IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_READ |
+		     IB_ACCESS_REMOTE_WRITE;
+	n = ib_post_send(env->peer, &reg.wr, NULL);
+	if (n)
+		return n;
+	return rw_wait_for(env, &w);
+}
+
+/*
+ * Build the two connected QPs and the remote buffer.  The device attributes
+ * the case changed before this call apply to the QPs.
+ */
+static void rw_env_qps(struct rw_env *env, u32 max_send_sge,
+		       u32 max_rdma_ctxs)
+{
+	struct kunit *test = env->test;
+
+	env->qp = rw_create_qp(env, max_send_sge, max_rdma_ctxs,
+			       &env->qp_attr);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, env->qp);
+	env->peer = rw_create_qp(env, 1, 0, NULL);
+	if (IS_ERR(env->peer)) {
+		KUNIT_FAIL(test, "peer QP: %ld", PTR_ERR(env->peer));
+		env->peer = NULL;
+		return;
+	}
+	KUNIT_ASSERT_EQ(test, rw_connect(env->qp, env->peer), 0);
+	KUNIT_ASSERT_EQ(test, rw_connect(env->peer, env->qp), 0);
+	KUNIT_ASSERT_EQ(test, rw_register_remote(env), 0);
+}
+
+/* @nents entries of @esize bytes, slicing lbuf in order. */
+static void rw_local_sg(struct rw_env *env, u32 nents, u32 esize)
+{
+	u32 i;
+
+	sg_init_table(env->lsg, nents);
+	for (i = 0; i < nents; i++)
+		sg_set_buf(&env->lsg[i], env->lbuf + i * esize, esize);
+}
+
+static void rw_fill(u8 *buf, size_t len, u8 seed)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		buf[i] = (u8)(i * 7 + seed);
+}
+
+/*
+ * Move lbuf[off, nents * esize) to or from the start of the remote buffer
+ * through one R/W context; returns the WR count init gave, or -errno.
+ */
+static int rw_move(struct rw_env *env, enum dma_data_direction dir,
+		   u32 nents, u32 esize, u32 off)
+{
+	struct rdma_rw_ctx ctx;
+	struct rw_wait w;
+	int nr, ret;
+
+	rw_local_sg(env, nents, esize);
+	nr = rdma_rw_ctx_init(&ctx, env->qp, RW_PORT, env->lsg, nents, off,
+			      env->rmr->iova, env->rmr->rkey, dir);
+	if (nr < 0)
+		return nr;
+	rw_wait_init(&w);
+	ret = rdma_rw_ctx_post(&ctx, env->qp, RW_PORT, &w.cqe, NULL);
+	if (!ret)
+		ret = rw_wait_for(env, &w);
+	rdma_rw_ctx_destroy(&ctx, env->qp, RW_PORT, env->lsg, nents, dir);
+	if (!ret && w.done != 1)
+		ret = -EPROTO;		/* only the last WR may complete */
+	return ret ? ret : nr;
+}
+
+/* WRITE lbuf[off..] and check the remote buffer got exactly that. */
+static void rw_check_write(struct rw_env *env, u32 nents, u32 esize,
+			   u32 off, int nr_wrs)
+{
+	struct kunit *test = env->test;
+	size_t len = nents * esize - off;
+
+	rw_fill(env->lbuf, RW_BUF_LEN, 3);
+	memset(env->rbuf, 0, RW_BUF_LEN);
+	KUNIT_ASSERT_EQ(test, rw_move(env, DMA_TO_DEVICE, nents, esize, off),
+			nr_wrs);
+	KUNIT_EXPECT_EQ(test, memcmp(env->rbuf, env->lbuf + off, len), 0);
+	/* Not one byte past the transfer. */
+	if (len < RW_BUF_LEN)
+		KUNIT_EXPECT_EQ(test, env->rbuf[len], 0);
+}
+
+/* READ into lbuf[off..] and check it holds the remote buffer's start. */
+static void rw_check_read(struct rw_env *env, u32 nents, u32 esize,
+			  u32 off, int nr_wrs)
+{
+	struct kunit *test = env->test;
+	size_t len = nents * esize - off;
+
+	rw_fill(env->rbuf, RW_BUF_LEN, 11);
+	memset(env->lbuf, 0, RW_BUF_LEN);
+	KUNIT_ASSERT_EQ(test, rw_move(env, DMA_FROM_DEVICE, nents, esize, off),
+			nr_wrs);
+	KUNIT_EXPECT_EQ(test, memcmp(env->lbuf + off, env->rbuf, len), 0);
+	if (off)
+		KUNIT_EXPECT_EQ(test, env->lbuf[off - 1], 0);
+	if (nents * esize < RW_BUF_LEN)
+		KUNIT_EXPECT_EQ(test, env->lbuf[nents * esize], 0);
+}
+
+/* ---- MR pools ---- */
+
+static int rw_list_len(struct ib_qp *qp, struct list_head *list)
+{
+	struct ib_mr *mr;
+	unsigned long flags;
+	int n = 0;
+
+	spin_lock_irqsave(&qp->mr_lock, flags);
+	list_for_each_entry(mr, list, qp_entry)
+		n++;
+	spin_unlock_irqrestore(&qp->mr_lock, flags);
+	return n;
+}
+
+static void mr_pool_get_put(struct kunit *test)
+{
+	struct rw_env *env = test->priv;
+	struct ib_mr *mrs[4];
+	LIST_HEAD(pool);
+	int i, j;
+
+	env->qp = rw_create_qp(env, 1, 0, NULL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, env->qp);
+	KUNIT_ASSERT_EQ(test, ib_mr_pool_init(env->qp, &pool, 4,
+					      IB_MR_TYPE_MEM_REG, 8, 0), 0);
+	KUNIT_EXPECT_EQ(test, rw_list_len(env->qp, &pool), 4);
+	KUNIT_EXPECT_EQ(test, env->qp->mrs_used, 0);
+
+	for (i = 0; i < 4; i++) {
+		mrs[i] = ib_mr_pool_get(env->qp, &pool);
+		KUNIT_ASSERT_NOT_NULL(test, mrs[i]);
+		KUNIT_EXPECT_PTR_EQ(test, mrs[i]->pd, env->pd);
+		KUNIT_EXPECT_EQ(test, mrs[i]->type, IB_MR_TYPE_MEM_REG);
+		for (j = 0; j < i; j++)
+			KUNIT_EXPECT_PTR_NE(test, mrs[i], mrs[j]);
+	}
+	KUNIT_EXPECT_EQ(test, env->qp->mrs_used, 4);
+	KUNIT_EXPECT_EQ(test, rw_list_len(env->qp, &pool), 0);
+
+	for (i = 0; i < 4; i++)
+		ib_mr_pool_put(env->qp, &pool, mrs[i]);
+	KUNIT_EXPECT_EQ(test, env->qp->mrs_used, 0);
+	KUNIT_EXPECT_EQ(test, rw_list_len(env->qp, &pool), 4);
+	ib_mr_pool_destroy(env->qp, &pool);
+	KUNIT_EXPECT_TRUE(test, list_empty(&pool));
+}
+
+static void mr_pool_exhaustion(struct kunit *test)
+{
+	struct rw_env *env = test->priv;
+	struct ib_mr *a, *b;
+	LIST_HEAD(pool);
+
+	env->qp = rw_create_qp(env, 1, 0, NULL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, env->qp);
+	KUNIT_ASSERT_EQ(test, ib_mr_pool_init(env->qp, &pool, 2,
+					      IB_MR_TYPE_MEM_REG, 4, 0), 0);
+	a = ib_mr_pool_get(env->qp, &pool);
+	b = ib_mr_pool_get(env->qp, &pool);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	KUNIT_EXPECT_NULL(test, ib_mr_pool_get(env->qp, &pool));
+	KUNIT_EXPECT_EQ(test, env->qp->mrs_used, 2);	/* NULL took none */
+
+	/* The MR put back last comes out first. */
+	ib_mr_pool_put(env->qp, &pool, a);
+	KUNIT_EXPECT_PTR_EQ(test, ib_mr_pool_get(env->qp, &pool), a);
+	ib_mr_pool_put(env->qp, &pool, b);
+	ib_mr_pool_put(env->qp, &pool, a);
+	ib_mr_pool_destroy(env->qp, &pool);
+	KUNIT_EXPECT_EQ(test, env->qp->mrs_used, 0);
+}
+
+static void mr_pool_empty(struct kunit *test)
+{
+	struct rw_env *env = test->priv;
+	LIST_HEAD(pool);
+
+	env->qp = rw_create_qp(env, 1, 0, NULL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, env->qp);
+	KUNIT_EXPECT_EQ(test, ib_mr_pool_init(env->qp, &pool, 0,
+					      IB_MR_TYPE_MEM_REG, 4, 0), 0);
+	KUNIT_EXPECT_TRUE(test, list_empty(&pool));
+	KUNIT_EXPECT_NULL(test, ib_mr_pool_get(env->qp, &pool));
+	KUNIT_EXPECT_EQ(test, env->qp->mrs_used, 0);
+	ib_mr_pool_destroy(env->qp, &pool);	/* no-op on an empty pool */
+	KUNIT_EXPECT_TRUE(test, list_empty(&pool));
+}
+
+static void mr_pool_init_failure_keeps_list(struct kunit *test)
+{
+	struct rw_env *env = test->priv;
+	LIST_HEAD(pool);
+
+	env->qp = rw_create_qp(env, 1, 0, NULL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, env->qp);
+	KUNIT_ASSERT_EQ(test, ib_mr_pool_init(env->qp, &pool, 2,
+					      IB_MR_TYPE_MEM_REG, 4, 0), 0);
+	/* The test double cannot hand over integrity: no integrity MRs. */
+	env->dev->attrs.kernel_cap_flags &= ~IBK_INTEGRITY_HANDOVER;
+	KUNIT_EXPECT_LT(test, ib_mr_pool_init(env->qp, &pool, 3,
+					      IB_MR_TYPE_INTEGRITY, 4, 4), 0);
+	/* The two MRs that were there stay; none of the failed batch does. */
+	KUNIT_EXPECT_EQ(test, rw_list_len(env->qp, &pool), 2);
+	ib_mr_pool_destroy(env->qp, &pool);
+	KUNIT_EXPECT_TRUE(test, list_empty(&pool));
+}
+
+static void mr_pool_destroy_leaves_taken(struct kunit *test)
+{
+	struct rw_env *env = test->priv;
+	struct ib_mr *mr;
+	LIST_HEAD(pool);
+
+	env->qp = rw_create_qp(env, 1, 0, NULL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, env->qp);
+	KUNIT_ASSERT_EQ(test, ib_mr_pool_init(env->qp, &pool, 3,
+					      IB_MR_TYPE_MEM_REG, 4, 0), 0);
+	mr = ib_mr_pool_get(env->qp, &pool);
+	KUNIT_ASSERT_NOT_NULL(test, mr);
+	ib_mr_pool_destroy(env->qp, &pool);
+	KUNIT_EXPECT_TRUE(test, list_empty(&pool));
+	KUNIT_EXPECT_EQ(test, env->qp->mrs_used, 1);
+	/* The taken MR is still alive (KASAN would see a use after free). */
+	KUNIT_EXPECT_PTR_EQ(test, mr->pd, env->pd);
+	ib_mr_pool_put(env->qp, &pool, mr);
+	KUNIT_EXPECT_EQ(test, rw_list_len(env->qp, &pool), 1);
+	ib_mr_pool_destroy(env->qp, &pool);
+	KUNIT_EXPECT_EQ(test, env->qp->mrs_used, 0);
+}
+
+static void mr_pool_qp_creation(struct kunit *test)
+{
+	struct rw_env *env = test->priv;
+
+	/* A device that reads with SGEs builds no pool for R/W contexts. */
+	env->dev->attrs.max_sgl_rd = 0;
+	env->qp = rw_create_qp(env, 1, 4, NULL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, env->qp);
+	KUNIT_EXPECT_TRUE(test, list_empty(&env->qp->rdma_mrs));
+	KUNIT_EXPECT_TRUE(test, list_empty(&env->qp->sig_mrs));
+
+	/* One that prefers MRs for READs gets one MR per context. */
+	env->dev->attrs.max_sgl_rd = 1;
+	env->peer = rw_create_qp(env, 1, 4, NULL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, env->peer);
+	KUNIT_EXPECT_EQ(test, rw_list_len(env->peer, &env->peer->rdma_mrs), 4);
+	KUNIT_EXPECT_TRUE(test, list_empty(&env->peer->sig_mrs));
+	KUNIT_EXPECT_EQ(test, env->peer->mrs_used, 0);
+}
+
+static void mr_pool_qp_send_queue_room(struct kunit *test)
+{
+	struct rw_env *env = test->priv;
+	struct ib_qp_init_attr attr;
+
+	/* 16 own WRs + 4 contexts of 3 WRs (REG_MR, op, LOCAL_INV). */
+	env->dev->attrs.max_sgl_rd = 1;
+	env->qp = rw_create_qp(env, 1, 4, &attr);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, env->qp);
+	KUNIT_EXPECT_GE(test, attr.cap.max_send_wr, 28U);
+
+	/* Never more than the device has: the QP still gets created. */
+	env->dev->attrs.max_qp_wr = 64;
+	env->peer = rw_create_qp(env, 1, 100, &attr);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, env->peer);
+	KUNIT_EXPECT_LE(test, attr.cap.max_send_wr, 64U);
+}
+
+static struct kunit_case mr_pool_cases[] = {
+	KUNIT_CASE(mr_pool_get_put),
+	KUNIT_CASE(mr_pool_exhaustion),
+	KUNIT_CASE(mr_pool_empty),
+	KUNIT_CASE(mr_pool_init_failure_keeps_list),
+	KUNIT_CASE(mr_pool_destroy_leaves_taken),
+	KUNIT_CASE(mr_pool_qp_creation),
+	KUNIT_CASE(mr_pool_qp_send_queue_room),
+	{}
+};
+
+static struct kunit_suite mr_pool_suite = {
+	.name = "rdma_core_mr_pool",
+	.init = rw_env_init,
+	.exit = rw_env_exit,
+	.test_cases = mr_pool_cases,
+};
+
+/* ---- R/W contexts with SGE lists ---- */
+
+static void rw_write_single(struct kunit *test)
+{
+	struct rw_env *env = test->priv;
+
+	rw_env_qps(env, 4, 0);
+	rw_check_write(env, 1, PAGE_SIZE, 0, 1);
+	rw_check_write(env, 1, 100, 0, 1);
+}
+
+static void rw_read_single(struct kunit *test)
+{
+	struct rw_env *env = test->priv;
+
+	rw_env_qps(env, 4, 0);
+	rw_check_read(env, 1, PAGE_SIZE, 0, 1);
+	rw_check_read(env, 1, 1, 0, 1);
+}
+
+static void rw_write_multi_sge(struct kunit *test)
+{
+	struct rw_env *env = test->priv;
+
+	/* Four entries, four SGEs per WR: one WR. */
+	rw_env_qps(env, 4, 0);
+	KUNIT_ASSERT_GE(test, env->qp->max_write_sge, 4U);
+	rw_check_write(env, 4, 1000, 0, 1);
+}
+
+static void rw_read_multi_sge(struct kunit *test)
+{
+	struct rw_env *env = test->priv;
+	u32 per = 0;
+
+	rw_env_qps(env, 4, 0);
+	per = env->qp->max_read_sge;
+	KUNIT_ASSERT_GT(test, per, 0U);
+	rw_check_read(env, 3, 1500, 0, DIV_ROUND_UP(3, per));
+}
+
+static void rw_write_multi_wr(struct kunit *test)
+{
+	struct rw_env *env = test->priv;
+
+	/* Nine entries at two SGEs per WR: five WRs, one completion. */
+	rw_env_qps(env, 2, 0);
+	KUNIT_ASSERT_EQ(test, env->qp->max_write_sge, 2U);
+	rw_check_write(env, 9, PAGE_SIZE, 0, 5);
+	rw_check_write(env, RW_PAGES, PAGE_SIZE, 0, RW_PAGES / 2);
+}
+
+static void rw_read_multi_wr(struct kunit *test)
+{
+	struct rw_env *env = test->priv;
+	u32 per;
+
+	rw_env_qps(env, 2, 0);
+	per = env->qp->max_read_sge;
+	KUNIT_ASSERT_GT(test, per, 0U);
+	KUNIT_ASSERT_LE(test, per, 2U);
+	rw_check_read(env, 7, 700, 0, DIV_ROUND_UP(7, per));
+	rw_check_read(env, RW_PAGES, PAGE_SIZE, 0, DIV_ROUND_UP(RW_PAGES, per));
+}
+
+static void rw_write_offset_in_first(struct kunit *test)
+{
+	struct rw_env *env = test->priv;
+
+	rw_env_qps(env, 2, 0);
+	rw_check_write(env, 1, PAGE_SIZE, 100, 1);
+	rw_check_write(env, 5, 1000, 999, 3);
+}
+
+static void rw_write_offset_skips_entries(struct kunit *test)
+{
+	struct rw_env *env = test->priv;
+
+	/* 1000 + 10 bytes in: the first entry drops out of the WRs. */
+	rw_env_qps(env, 2, 0);
+	rw_check_write(env, 5, 1000, 1010, 2);
+	/* Exactly at an entry boundary. */
+	rw_check_write(env, 5, 1000, 2000, 2);
+	/* Into the last entry: a single WR is left. */
+	rw_check_write(env, 3, 1000, 2500, 1);
+}
+
+static void rw_read_offset(struct kunit *test)
+{
+	struct rw_env *env = test->priv;
+
+	rw_env_qps(env, 2, 0);
+	rw_check_read(env, 4, 1000, 1500, DIV_ROUND_UP(3,
+					env->qp->max_read_sge));
+	rw_check_read(env, 1, PAGE_SIZE, 4000, 1);
+}
+
+static void rw_bad_inputs(struct kunit *test)
+{
+	struct rw_env *env = test->priv;
+	struct rdma_rw_ctx ctx;
+	u64 ra;
+	u32 rk;
+
+	rw_env_qps(env, 2, 0);
+	ra = env->rmr->iova;
+	rk = env->rmr->rkey;
+	rw_local_sg(env, 3, 1000);
+
+	/* No entries. */
+	KUNIT_EXPECT_EQ(test, rdma_rw_ctx_init(&ctx, env->qp, RW_PORT,
+					       env->lsg, 0, 0, ra, rk,
+					       DMA_TO_DEVICE), -EINVAL);
+	/* An offset at or past the end of the data. */
+	KUNIT_EXPECT_EQ(test, rdma_rw_ctx_init(&ctx, env->qp, RW_PORT,
+					       env->lsg, 3, 3000, ra, rk,
+					       DMA_TO_DEVICE), -EINVAL);
+	KUNIT_EXPECT_EQ(test, rdma_rw_ctx_init(&ctx, env->qp, RW_PORT,
+					       env->lsg, 3, 100000, ra, rk,
+					       DMA_FROM_DEVICE), -EINVAL);
+	/* Neither a READ nor a WRITE. */
+	KUNIT_EXPECT_EQ(test, rdma_rw_ctx_init(&ctx, env->qp, RW_PORT,
+					       env->lsg, 3, 0, ra, rk,
+					       DMA_BIDIRECTIONAL), -EINVAL);
+	/* A port the device does not have. */
+	KUNIT_EXPECT_EQ(test, rdma_rw_ctx_init(&ctx, env->qp, 0, env->lsg, 3,
+					       0, ra, rk, DMA_TO_DEVICE),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, rdma_rw_ctx_init(&ctx, env->qp, 9, env->lsg, 3,
+					       0, ra, rk, DMA_TO_DEVICE),
+			-EINVAL);
+	/* The failed calls left the QP usable. */
+	rw_check_write(env, 3, 1000, 0, 2);
+}
+
+static void rw_uninitialised_ctx(struct kunit *test)
+{
+	struct rw_env *env = test->priv;
+	struct rdma_rw_ctx ctx = {};
+	struct rw_wait w;
+
+	rw_env_qps(env, 2, 0);
+	rw_wait_init(&w);
+	rw_local_sg(env, 1, 100);
+	KUNIT_EXPECT_NULL(test, rdma_rw_ctx_wrs(&ctx, env->qp, RW_PORT,
+						&w.cqe, NULL));
+	KUNIT_EXPECT_EQ(test, rdma_rw_ctx_post(&ctx, env->qp, RW_PORT, &w.cqe,
+					       NULL), -EINVAL);
+	/* Destroying what was never set up does nothing (and no oops). */
+	rdma_rw_ctx_destroy(&ctx, env->qp, RW_PORT, env->lsg, 1,
+			    DMA_TO_DEVICE);
+	rdma_rw_ctx_destroy_signature(&ctx, env->qp, RW_PORT, env->lsg, 1,
+				      NULL, 0, DMA_TO_DEVICE);
+	KUNIT_EXPECT_EQ(test, w.done, 0);
+}
+
+static void rw_wrs_chain_shape(struct kunit *test)
+{
+	struct rw_env *env = test->priv;
+	struct ib_send_wr *wr, *last = NULL;
+	struct ib_rdma_wr extra = {};
+	struct rdma_rw_ctx ctx;
+	struct rw_wait w;
+	int nr, n = 0;
+
+	rw_env_qps(env, 2, 0);
+	rw_local_sg(env, 5, 1000);
+	nr = rdma_rw_ctx_init(&ctx, env->qp, RW_PORT, env->lsg, 5, 0,
+			      env->rmr->iova, env->rmr->rkey, DMA_TO_DEVICE);
+	KUNIT_ASSERT_EQ(test, nr, 3);
+
+	/* Unchained: nr WRITEs, the last one signaled on our cqe. */
+	rw_wait_init(&w);
+	wr = rdma_rw_ctx_wrs(&ctx, env->qp, RW_PORT, &w.cqe, NULL);
+	for (; wr; last = wr, wr = wr->next) {
+		KUNIT_EXPECT_EQ(test, wr->opcode, IB_WR_RDMA_WRITE);
+		KUNIT_EXPECT_EQ(test, rdma_wr(wr)->rkey, env->rmr->rkey);
+		KUNIT_EXPECT_LE(test, wr->num_sge, 2);
+		n++;
+	}
+	KUNIT_EXPECT_EQ(test, n, nr);
+	KUNIT_ASSERT_NOT_NULL(test, last);
+	KUNIT_EXPECT_PTR_EQ(test, last->wr_cqe, &w.cqe);
+	KUNIT_EXPECT_TRUE(test, last->send_flags & IB_SEND_SIGNALED);
+
+	/* Chained: the caller's WR follows the last one. */
+	wr = rdma_rw_ctx_wrs(&ctx, env->qp, RW_PORT, NULL, &extra.wr);
+	for (n = 0; wr && wr != &extra.wr; wr = wr->next)
+		n++;
+	KUNIT_EXPECT_EQ(test, n, nr);
+	KUNIT_EXPECT_PTR_EQ(test, wr, &extra.wr);
+	rdma_rw_ctx_destroy(&ctx, env->qp, RW_PORT, env->lsg, 5,
+			    DMA_TO_DEVICE);
+}
+
+static void rw_post_chained(struct kunit *test)
+{
+	struct rw_env *env = test->priv;
+	struct ib_rdma_wr tail = {};
+	struct rdma_rw_ctx ctx;
+	struct ib_sge sge;
+	struct rw_wait w;
+	int nr;
+
+	/*
+	 * WRITE lbuf[0, 3000) through a context and chain our own WRITE of
+	 * lbuf[3000, 4000) after it: one completion, for our WR.
+	 */
+	rw_env_qps(env, 2, 0);
+	rw_fill(env->lbuf, RW_BUF_LEN, 5);
+	memset(env->rbuf, 0, RW_BUF_LEN);
+	rw_local_sg(env, 3, 1000);
+	nr = rdma_rw_ctx_init(&ctx, env->qp, RW_PORT, env->lsg, 3, 0,
+			      env->rmr->iova, env->rmr->rkey, DMA_TO_DEVICE);
+	KUNIT_ASSERT_EQ(test, nr, 2);
+
+	sge.addr = ib_dma_map_single(env->dev, env->lbuf + 3000, 1000,
+				     DMA_TO_DEVICE);
+	KUNIT_ASSERT_FALSE(test, ib_dma_mapping_error(env->dev, sge.addr));
+	sge.length = 1000;
+	sge.lkey = env->pd->local_dma_lkey;
+	rw_wait_init(&w);
+	tail.wr.opcode = IB_WR_RDMA_WRITE;
+	tail.wr.sg_list = &sge;
+	tail.wr.num_sge = 1;
+	tail.wr.wr_cqe = &w.cqe;
+	tail.wr.send_flags = IB_SEND_SIGNALED;
+	tail.remote_addr = env->rmr->iova + 3000;
+	tail.rkey = env->rmr->rkey;
+
+	KUNIT_EXPECT_EQ(test, rdma_rw_ctx_post(&ctx, env->qp, RW_PORT, NULL,
+					       &tail.wr), 0);
+	KUNIT_EXPECT_EQ(test, rw_wait_for(env, &w), 0);
+	KUNIT_EXPECT_EQ(test, w.done, 1);
+	KUNIT_EXPECT_EQ(test, memcmp(env->rbuf, env->lbuf, 4000), 0);
+	ib_dma_unmap_single(env->dev, sge.addr, 1000, DMA_TO_DEVICE);
+	rdma_rw_ctx_destroy(&ctx, env->qp, RW_PORT, env->lsg, 3,
+			    DMA_TO_DEVICE);
+}
+
+static void rw_signature_unsupported(struct kunit *test)
+{
+	struct rw_env *env = test->priv;
+	struct ib_sig_attrs sig = {};
+	struct rdma_rw_ctx ctx;
+
+	env->dev->attrs.kernel_cap_flags &= ~IBK_INTEGRITY_HANDOVER;
+	rw_env_qps(env, 2, 0);
+	rw_local_sg(env, 1, PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test,
+			rdma_rw_ctx_signature_init(&ctx, env->qp, RW_PORT,
+						   env->lsg, 1, NULL, 0, &sig,
+						   env->rmr->iova,
+						   env->rmr->rkey,
+						   DMA_TO_DEVICE),
+			-EOPNOTSUPP);
+	/* With the capability but a QP without integrity: refused too. */
+	env->dev->attrs.kernel_cap_flags |= IBK_INTEGRITY_HANDOVER;
+	KUNIT_EXPECT_EQ(test,
+			rdma_rw_ctx_signature_init(&ctx, env->qp, RW_PORT,
+						   env->lsg, 1, NULL, 0, &sig,
+						   env->rmr->iova,
+						   env->rmr->rkey,
+						   DMA_TO_DEVICE),
+			-EINVAL);
+	env->dev->attrs.kernel_cap_flags &= ~IBK_INTEGRITY_HANDOVER;
+}
+
+static struct kunit_case rw_sge_cases[] = {
+	KUNIT_CASE(rw_write_single),
+	KUNIT_CASE(rw_read_single),
+	KUNIT_CASE(rw_write_multi_sge),
+	KUNIT_CASE(rw_read_multi_sge),
+	KUNIT_CASE(rw_write_multi_wr),
+	KUNIT_CASE(rw_read_multi_wr),
+	KUNIT_CASE(rw_write_offset_in_first),
+	KUNIT_CASE(rw_write_offset_skips_entries),
+	KUNIT_CASE(rw_read_offset),
+	KUNIT_CASE(rw_bad_inputs),
+	KUNIT_CASE(rw_uninitialised_ctx),
+	KUNIT_CASE(rw_wrs_chain_shape),
+	KUNIT_CASE(rw_post_chained),
+	KUNIT_CASE(rw_signature_unsupported),
+	{}
+};
+
+static struct kunit_suite rw_sge_suite = {
+	.name = "rdma_core_rw",
+	.init = rw_env_init,
+	.exit = rw_env_exit,
+	.test_cases = rw_sge_cases,
+};
+
+/* ---- R/W contexts that register memory ---- */
+
+/* Flip ib_core's force_mr parameter the way an administrator would. */
+static int rw_set_force_mr(bool on)
+{
+	struct file *f;
+	loff_t pos = 0;
+	ssize_t n;
+
+	f = filp_open("/sys/module/ib_core/parameters/force_mr", O_WRONLY, 0);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	n = kernel_write(f, on ? "Y\n" : "N\n", 2, &pos);
+	filp_close(f, NULL);
+	return n == 2 ? 0 : -EIO;
+}
+
+static void rw_mr_env_exit(struct kunit *test)
+{
+	rw_set_force_mr(false);
+	rw_env_exit(test);
+}
+
+/* Make the device prefer MRs for READs of more than one entry. */
+static void rw_prefer_mr(struct rw_env *env, u32 pages_per_mr)
+{
+	env->dev->attrs.max_sgl_rd = 1;
+	env->dev->attrs.max_fast_reg_page_list_len = pages_per_mr;
+}
+
+static void rw_mr_read(struct kunit *test)
+{
+	struct rw_env *env = test->priv;
+
+	rw_prefer_mr(env, RW_PAGES);
+	rw_env_qps(env, 2, 2);
+	/* REG_MR + READ, then LOCAL_INV + REG_MR + READ on the reused MR. */
+	rw_check_read(env, 4, PAGE_SIZE, 0, 2);
+	rw_check_read(env, 4, PAGE_SIZE, 0, 3);
+	KUNIT_EXPECT_EQ(test, env->qp->mrs_used, 0);
+	/* One entry fits the device's SGE READs: no registration. */
+	rw_check_read(env, 1, PAGE_SIZE, 0, 1);
+}
+
+static void rw_mr_read_offset(struct kunit *test)
+{
+	struct rw_env *env = test->priv;
+
+	rw_prefer_mr(env, RW_PAGES);
+	rw_env_qps(env, 2, 2);
+	rw_check_read(env, 3, PAGE_SIZE, 300, 2);
+	/* The offset drops the first page; two are left to register. */
+	rw_check_read(env, 3, PAGE_SIZE, PAGE_SIZE + 8, 3);
+}
+
+static void rw_mr_read_multi_mr(struct kunit *test)
+{
+	struct rw_env *env = test->priv;
+
+	/* Two pages per MR: five pages take three MRs. */
+	rw_prefer_mr(env, 2);
+	rw_env_qps(env, 2, 4);
+	rw_check_read(env, 5, PAGE_SIZE, 0, 6);
+	KUNIT_EXPECT_EQ(test, env->qp->mrs_used, 0);
+	KUNIT_EXPECT_EQ(test, rw_list_len(env->qp, &env->qp->rdma_mrs), 4);
+}
+
+static void rw_mr_exhausted(struct kunit *test)
+{
+	struct rw_env *env = test->priv;
+	struct rdma_rw_ctx held, other;
+	struct scatterlist sg[2];
+	u32 per;
+	int nr;
+
+	rw_prefer_mr(env, RW_PAGES);
+	rw_env_qps(env, 2, 1);
+	per = env->qp->max_read_sge;
+
+	/* Hold the pool's only MR with a READ into rbuf's last pages. */
+	sg_init_table(sg, 2);
+	sg_set_buf(&sg[0], env->rbuf + (RW_PAGES - 2) * PAGE_SIZE, PAGE_SIZE);
+	sg_set_buf(&sg[1], env->rbuf + (RW_PAGES - 1) * PAGE_SIZE, PAGE_SIZE);
+	nr = rdma_rw_ctx_init(&held, env->qp, RW_PORT, sg, 2, 0,
+			      env->rmr->iova, env->rmr->rkey,
+			      DMA_FROM_DEVICE);
+	KUNIT_ASSERT_EQ(test, nr, 2);
+	KUNIT_EXPECT_EQ(test, env->qp->mrs_used, 1);
+
+	/* max_sgl_rd only prefers MRs: an empty pool means SGE READs. */
+	rw_check_read(env, 4, PAGE_SIZE, 0, DIV_ROUND_UP(4, per));
+
+	/* force_mr needs them: an empty pool is -EAGAIN. */
+	KUNIT_ASSERT_EQ(test, rw_set_force_mr(true), 0);
+	rw_local_sg(env, 2, PAGE_SIZE);
+	nr = rdma_rw_ctx_init(&other, env->qp, RW_PORT, env->lsg, 2, 0,
+			      env->rmr->iova, env->rmr->rkey, DMA_TO_DEVICE);
+	KUNIT_EXPECT_EQ(test, nr, -EAGAIN);
+	if (nr > 0)
+		rdma_rw_ctx_destroy(&other, env->qp, RW_PORT, env->lsg, 2,
+				    DMA_TO_DEVICE);
+	KUNIT_EXPECT_EQ(test, rw_set_force_mr(false), 0);
+
+	rdma_rw_ctx_destroy(&held, env->qp, RW_PORT, sg, 2, DMA_FROM_DEVICE);
+	KUNIT_EXPECT_EQ(test, env->qp->mrs_used, 0);
+}
+
+static void rw_mr_too_many_pages(struct kunit *test)
+{
+	struct rw_env *env = test->priv;
+	struct rdma_rw_ctx ctx;
+
+	/*
+	 * Two pages per MR but the entries span two pages each: an MR
+	 * cannot take two such entries, so the request is refused and the
+	 * MR goes back to the pool.
+	 */
+	rw_prefer_mr(env, 2);
+	rw_env_qps(env, 2, 4);
+	rw_local_sg(env, 2, 2 * PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, rdma_rw_ctx_init(&ctx, env->qp, RW_PORT,
+					       env->lsg, 2, 0, env->rmr->iova,
+					       env->rmr->rkey,
+					       DMA_FROM_DEVICE), -EINVAL);
+	KUNIT_EXPECT_EQ(test, env->qp->mrs_used, 0);
+	KUNIT_EXPECT_EQ(test, rw_list_len(env->qp, &env->qp->rdma_mrs), 4);
+}
+
+static void rw_mr_forced_write(struct kunit *test)
+{
+	struct rw_env *env = test->priv;
+
+	KUNIT_ASSERT_EQ(test, rw_set_force_mr(true), 0);
+	env->dev->attrs.max_fast_reg_page_list_len = RW_PAGES;
+	rw_env_qps(env, 2, 2);
+	KUNIT_EXPECT_EQ(test, rw_list_len(env->qp, &env->qp->rdma_mrs), 2);
+	/* Even a single entry registers: REG_MR + WRITE. */
+	rw_check_write(env, 1, PAGE_SIZE, 0, 2);
+	rw_check_write(env, 8, PAGE_SIZE, 0, 3);
+	rw_check_write(env, 3, PAGE_SIZE, 200, 3);
+	KUNIT_EXPECT_EQ(test, env->qp->mrs_used, 0);
+}
+
+static void rw_mr_forced_read(struct kunit *test)
+{
+	struct rw_env *env = test->priv;
+
+	KUNIT_ASSERT_EQ(test, rw_set_force_mr(true), 0);
+	env->dev->attrs.max_fast_reg_page_list_len = 4;
+	rw_env_qps(env, 2, 4);
+	rw_check_read(env, RW_PAGES, PAGE_SIZE, 0, 8);
+	rw_check_read(env, RW_PAGES, PAGE_SIZE, 0, 12);
+}
+
+static void rw_mr_chain_shape(struct kunit *test)
+{
+	struct rw_env *env = test->priv;
+	struct ib_send_wr *wr;
+	struct rdma_rw_ctx ctx;
+	struct rw_wait w;
+	u32 key;
+	int nr;
+
+	rw_prefer_mr(env, RW_PAGES);
+	rw_env_qps(env, 2, 1);
+	rw_local_sg(env, 3, PAGE_SIZE);
+	nr = rdma_rw_ctx_init(&ctx, env->qp, RW_PORT, env->lsg, 3, 0,
+			      env->rmr->iova, env->rmr->rkey,
+			      DMA_FROM_DEVICE);
+	KUNIT_ASSERT_EQ(test, nr, 2);
+
+	rw_wait_init(&w);
+	wr = rdma_rw_ctx_wrs(&ctx, env->qp, RW_PORT, &w.cqe, NULL);
+	KUNIT_ASSERT_NOT_NULL(test, wr);
+	KUNIT_EXPECT_EQ(test, wr->opcode, IB_WR_REG_MR);
+	key = reg_wr(wr)->key;
+	KUNIT_EXPECT_EQ(test, key, reg_wr(wr)->mr->lkey);
+	KUNIT_EXPECT_EQ(test, reg_wr(wr)->mr->length, 3 * PAGE_SIZE);
+	wr = wr->next;
+	KUNIT_ASSERT_NOT_NULL(test, wr);
+	KUNIT_EXPECT_EQ(test, wr->opcode, IB_WR_RDMA_READ);
+	KUNIT_EXPECT_EQ(test, wr->num_sge, 1);
+	KUNIT_EXPECT_EQ(test, wr->sg_list[0].lkey, key);
+	KUNIT_EXPECT_EQ(test, wr->sg_list[0].length, 3 * PAGE_SIZE);
+	KUNIT_EXPECT_PTR_EQ(test, wr->wr_cqe, &w.cqe);
+	KUNIT_EXPECT_NULL(test, wr->next);
+	rdma_rw_ctx_destroy(&ctx, env->qp, RW_PORT, env->lsg, 3,
+			    DMA_FROM_DEVICE);
+
+	/* Handed out but never posted: the next user invalidates first. */
+	nr = rdma_rw_ctx_init(&ctx, env->qp, RW_PORT, env->lsg, 3, 0,
+			      env->rmr->iova, env->rmr->rkey,
+			      DMA_FROM_DEVICE);
+	KUNIT_ASSERT_EQ(test, nr, 3);
+	wr = rdma_rw_ctx_wrs(&ctx, env->qp, RW_PORT, &w.cqe, NULL);
+	KUNIT_EXPECT_EQ(test, wr->opcode, IB_WR_LOCAL_INV);
+	KUNIT_EXPECT_EQ(test, wr->ex.invalidate_rkey, key);
+	KUNIT_EXPECT_EQ(test, wr->next->opcode, IB_WR_REG_MR);
+	KUNIT_EXPECT_NE(test, reg_wr(wr->next)->key, key);
+	rdma_rw_ctx_destroy(&ctx, env->qp, RW_PORT, env->lsg, 3,
+			    DMA_FROM_DEVICE);
+}
+
+static struct kunit_case rw_mr_cases[] = {
+	KUNIT_CASE(rw_mr_read),
+	KUNIT_CASE(rw_mr_read_offset),
+	KUNIT_CASE(rw_mr_read_multi_mr),
+	KUNIT_CASE(rw_mr_exhausted),
+	KUNIT_CASE(rw_mr_too_many_pages),
+	KUNIT_CASE(rw_mr_forced_write),
+	KUNIT_CASE(rw_mr_forced_read),
+	KUNIT_CASE(rw_mr_chain_shape),
+	{}
+};
+
+static struct kunit_suite rw_mr_suite = {
+	.name = "rdma_core_rw_mr",
+	.init = rw_env_init,
+	.exit = rw_mr_env_exit,
+	.test_cases = rw_mr_cases,
+};
+
+kunit_test_suites(&rw_sizing_suite, &mr_pool_suite, &rw_sge_suite,
+		  &rw_mr_suite);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("KUnit tests for RDMA MR pools and the R/W API");
