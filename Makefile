@@ -60,7 +60,7 @@ sources: syncconfig
 	@rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='*.mod*' \
 		--exclude='.*.cmd' --exclude='*.symtypes' --exclude='Module.symvers' \
 		--exclude=modules.order \
-		$(addprefix $(TOP)/,$(SRC_DIRS)) $(TOP)/.kconfig $(BUILD)/
+		$(wildcard $(addprefix $(TOP)/,$(SRC_DIRS))) $(TOP)/.kconfig $(BUILD)/
 
 modules: sources
 	$(MAKE) $(KBUILD_ARGS) modules

@@ -318,21 +318,3 @@ int ib_destroy_qp_user(struct ib_qp *qp, struct ib_udata *udata)
 	return 0;
 }
 EXPORT_SYMBOL(ib_destroy_qp_user);
-
-/*
- * Until the R/W API (core/rw.c) is linked into ib_core, kernel QPs cannot
- * have R/W contexts: these weak definitions give way to rw.c's.
- */
-void __weak rw_qp_reserve_caps(struct ib_device *dev,
-			       struct ib_qp_init_attr *attr)
-{
-}
-
-int __weak rw_qp_create_pools(struct ib_qp *qp, struct ib_qp_init_attr *attr)
-{
-	return -EOPNOTSUPP;
-}
-
-void __weak rw_qp_destroy_pools(struct ib_qp *qp)
-{
-}

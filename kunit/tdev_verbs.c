@@ -131,6 +131,7 @@ struct tv_qp {
  */
 struct tv_mr {
 	struct ib_mr ibmr;
+	u32 key;	/* the key the "hardware" holds; ibmr's may run ahead */
 	bool dma;
 	bool valid;
 	int access;
@@ -332,7 +333,7 @@ static void *tv_mem_va(struct ib_pd *pd, u32 key, u64 addr, u32 len,
 		return (void *)(uintptr_t)addr;
 
 	mr = xa_load(&tv_mrs, key >> 8);
-	if (!mr || mr->ibmr.pd != pd || mr->ibmr.lkey != key)
+	if (!mr || mr->ibmr.pd != pd || mr->key != key)
 		return NULL;
 	if ((access & ~IB_ACCESS_LOCAL_WRITE) & ~mr->access)
 		return NULL;
@@ -780,8 +781,9 @@ static struct tv_mr *tv_mr_new(struct ib_pd *pd, int access)
 		return NULL;
 	}
 	mr->access = access;
-	mr->ibmr.lkey = idx << 8;
-	mr->ibmr.rkey = idx << 8;
+	mr->key = idx << 8;
+	mr->ibmr.lkey = mr->key;
+	mr->ibmr.rkey = mr->key;
 	return mr;
 }
 
@@ -925,7 +927,7 @@ static bool tv_invalidate(struct ib_pd *pd, u32 key)
 {
 	struct tv_mr *mr = xa_load(&tv_mrs, key >> 8);
 
-	if (!mr || mr->dma || mr->ibmr.pd != pd || mr->ibmr.rkey != key)
+	if (!mr || mr->dma || mr->ibmr.pd != pd || mr->key != key)
 		return false;
 	mr->valid = false;
 	return true;
@@ -1088,6 +1090,7 @@ static enum ib_wc_status tv_exec_reg(struct tv_qp *qp,
 	if (mr->dma || reg->mr->pd != qp->ibqp.pd ||
 	    (reg->key >> 8) != (reg->mr->lkey >> 8))
 		return IB_WC_MW_BIND_ERR;
+	mr->key = reg->key;
 	mr->ibmr.lkey = reg->key;
 	mr->ibmr.rkey = reg->key;
 	mr->access = reg->access;
