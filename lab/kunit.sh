@@ -65,6 +65,7 @@ reports=("${logs[@]}")
 [ -s "$o/dmesg.txt" ] || reports=("$out/console.log")
 since=()
 [ -s "$o/jiffies0" ] && since=(--since-jiffies "$(cat "$o/jiffies0")")
+[ -s "$o/modules.txt" ] && since+=(--modules "$o/modules.txt" "$build")
 python3 "$LAB_DIR/results.py" reports "${since[@]}" "${reports[@]}" | tee "$out/reports.txt" || rc=1
 p=$(grep -c '^PASS kunit/' "$out/ktap.txt" || true)
 f=$(grep -c '^FAIL kunit/' "$out/ktap.txt" || true)

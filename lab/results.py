@@ -4,14 +4,18 @@
 
   results.py ktap LOG...      KUnit KTAP output in a kernel log -> one line
                               per case: PASS/FAIL/SKIP kunit/<suite>/<case>
-  results.py reports LOG...   kernel reports (KASAN, lockdep, kmemleak,
+  results.py reports [--since-jiffies J] [--modules MAP KODIR] LOG...
+                              kernel reports (KASAN, lockdep, kmemleak,
                               WARN, BUG, Oops) -> one line per kind
 
 Only the part of a log after the line "lab: plan start" is read, when there
 is one, so that the boot's own messages are not blamed on the tests.
 Exit status 1 when anything failed or was reported.
 """
+import glob
+import os
 import re
+import subprocess
 import sys
 
 TIMESTAMP = re.compile(r'^(?:<\d+>)?\[\s*\d+\.\d+\]\s?')
@@ -184,10 +188,60 @@ def drop_old_leaks(lines, since):
     return out
 
 
+RAW_FRAME = re.compile(r'\] (0xffffffff[0-9a-f]+)$')
+
+
+def module_namer(modmap, kodir):
+    """A function naming a raw address inside a module that /proc/modules
+    (snapshots in modmap) placed there, as module:function+offset, from the
+    .ko's own symbols (its .text comes first in the module's memory)."""
+    spans = []
+    try:
+        with open(modmap) as f:
+            for line in f:
+                cols = line.split()
+                if len(cols) >= 6 and cols[5].startswith('0x') and int(cols[5], 16):
+                    spans.append((cols[0], int(cols[5], 16), int(cols[1])))
+    except OSError:
+        return lambda addr: None
+    syms = {}
+
+    def text_symbols(mod):
+        if mod not in syms:
+            syms[mod] = []
+            kos = glob.glob(os.path.join(kodir, '**', mod + '.ko'), recursive=True) if kodir else []
+            if kos:
+                nm = subprocess.run(['nm', '-f', 'sysv', '--defined-only', kos[0]],
+                                    capture_output=True, text=True).stdout
+                for line in nm.splitlines():
+                    cols = [c.strip() for c in line.split('|')]
+                    if len(cols) == 7 and cols[6] == '.text' and cols[2] in 'tT':
+                        syms[mod].append((int(cols[1], 16), cols[0]))
+                syms[mod].sort()
+        return syms[mod]
+
+    def name(addr):
+        found = set()
+        for mod, base, size in spans:
+            if base <= addr < base + size:
+                off = addr - base
+                fn = [s for s in text_symbols(mod) if s[0] <= off]
+                found.add(f'{mod}:{fn[-1][1]}+{off - fn[-1][0]:#x}' if fn else f'{mod}+{off:#x}')
+        return ' or '.join(sorted(found)) or None
+    return name
+
+
 def cmd_reports(paths):
     since = None
-    if paths and paths[0] == '--since-jiffies':
-        since, paths = int(paths[1]), paths[2:]
+    namer = lambda addr: None  # noqa: E731
+    while paths and paths[0].startswith('--'):
+        if paths[0] == '--since-jiffies':
+            since, paths = int(paths[1]), paths[2:]
+        elif paths[0] == '--modules':
+            namer, paths = module_namer(paths[1], paths[2]), paths[3:]
+        else:
+            print(f'unknown option {paths[0]}', file=sys.stderr)
+            return 2
     lines = []
     leak_list = False
     for path in paths:
@@ -201,6 +255,12 @@ def cmd_reports(paths):
     if not leak_list:
         lines = [('unreferenced object 0x (' + line + ')') if LEAK_SUMMARY.search(line) else line
                  for line in lines]
+    for i, line in enumerate(lines):
+        m = RAW_FRAME.search(line)
+        if m:
+            where = namer(int(m[1], 16))
+            if where:
+                lines[i] = f'{line} ({where})'
     rc = 0
     for kind, pat in REPORTS:
         hits = [i for i, line in enumerate(lines) if pat.search(line)]

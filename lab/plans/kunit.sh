@@ -11,11 +11,16 @@ rc=0
 # before this point (kmemleak gives each object's allocation jiffies).
 awk '$1 == "jiffies:" { print $2; exit }' /proc/timer_list >"$LAB_OUT/jiffies0"
 
+# Where each module lived, to name module frames in leak reports made
+# after it is gone (lab/results.py --modules).
+modmap() { cat /proc/modules >>"$LAB_OUT/modules.txt"; }
 lab_load ib_core || exit 1
 lab_load rdma_kunit_tdev || exit 1
+modmap
 for m in "$@"; do
 	lab_kmsg "suite module $m"
 	if lab_load "$m"; then
+		modmap
 		echo "lab: suite module $m ran"
 	else
 		echo "FAIL kunit/$m (module did not load)"
