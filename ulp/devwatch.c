@@ -30,11 +30,13 @@ static void devwatch_event(struct ib_event_handler *handler,
 	case IB_EVENT_SM_CHANGE:
 	case IB_EVENT_CLIENT_REREGISTER:
 	case IB_EVENT_GID_CHANGE:
-		ibdev_info(device, "event %d on port %u\n", event->event,
+		ibdev_info(device, "event %s (%d) on port %u\n",
+			   ib_event_msg(event->event), event->event,
 			   event->element.port_num);
 		break;
 	default:
-		ibdev_info(device, "event %d\n", event->event);
+		ibdev_info(device, "event %s (%d)\n",
+			   ib_event_msg(event->event), event->event);
 		break;
 	}
 }
