@@ -119,6 +119,8 @@ struct tv_qp {
 /**
  * struct tv_mr - a memory region
  * @ibmr: the core's MR
+ * @key: the key the "hardware" holds, for lkey/rkey checks; ibmr's keys run
+ *	ahead of it between ib_update_fast_reg_key() and the IB_WR_REG_MR
  * @dma: a DMA MR: all of memory, no page list
  * @valid: a fast-registration MR registered by IB_WR_REG_MR and not
  *	invalidated since
@@ -131,7 +133,7 @@ struct tv_qp {
  */
 struct tv_mr {
 	struct ib_mr ibmr;
-	u32 key;	/* the key the "hardware" holds; ibmr's may run ahead */
+	u32 key;
 	bool dma;
 	bool valid;
 	int access;
