@@ -10,7 +10,8 @@
 #    kernel image (lab/stock-kernel.sh, cached)
 # 3. builds our modules for both kernels with W=1 (build/*, warnings/*)
 # 4. sparse, make C=2, for both (sparse/*: warnings in our files)
-# 5. make abi-check against the stock kernel and its ULP modules (abi-check)
+# 5. make abi-check against the stock kernel and its ULP modules, and against
+#    the test kernel and its in-tree ULP builds (abi-check/stock, abi-check/test)
 # 6. every KUnit suite module in the test-kernel VM (lab/kunit.sh):
 #    kunit/<suite>/<case>, and report/{kasan,lockdep,kmemleak,warn,bug}
 # 7. the stock-kernel VM: insert and remove ib_core, rdma_devwatch,
@@ -132,18 +133,28 @@ built_stock=0 built_test=0
 build_for stock "$skdir"
 [ -n "$tk" ] && build_for test "$tk/linux"
 
-step "abi-check"
-if [ $built_stock -eq 1 ] && sdir=$("$LAB_DIR/stock-kernel.sh" 2>>"$LOGS/rootfs.log"); then
-	if make -C "$TOP_DIR" -s KDIR="$skdir" abi-check ULP_MODULES="$sdir/lib/modules/$srel" \
-		>"$LOGS/abi-check.log" 2>&1; then
-		result PASS abi-check "$(grep -m1 'exports implemented' "$LOGS/abi-check.log")"
+# abi_check NAME KDIR SYMVERS ULP_MODULE_DIR: our CRCs against that kernel's
+abi_check() {
+	local name=$1 kdir=$2 symvers=$3 ulps=$4 log="$LOGS/abi-check-$1.log"
+
+	step "abi-check against the $name kernel"
+	if make -C "$TOP_DIR" -s KDIR="$kdir" TARGET_SYMVERS="$symvers" abi-check \
+		ULP_MODULES="$ulps" >"$log" 2>&1; then
+		result PASS "abi-check/$name" "$(grep -m1 'exports implemented' "$log")"
 	else
-		grep -E 'MISMATCH|not found|error' "$LOGS/abi-check.log" | head -n 20
-		result FAIL abi-check "$(grep -c MISMATCH "$LOGS/abi-check.log") mismatches, see $LOGS/abi-check.log"
+		grep -E 'MISMATCH|not found|error' "$log" | head -n 20
+		result FAIL "abi-check/$name" "$(grep -c MISMATCH "$log") mismatches, see $log"
 	fi
+}
+
+if [ $built_stock -eq 1 ] && sdir=$("$LAB_DIR/stock-kernel.sh" 2>>"$LOGS/rootfs.log"); then
+	abi_check stock "$skdir" "$skdir/Module.symvers" "$sdir/lib/modules/$srel"
 else
-	result FAIL abi-check "no stock build or stock kernel image"
+	result FAIL abi-check/stock "no stock build or stock kernel image"
 fi
+# The test kernel's own in-tree ULPs must load on our core there too.
+[ -n "$tk" ] && [ $built_test -eq 1 ] &&
+	abi_check test "$tk/linux" "$tk/linux/Module.symvers" "$tk/modroot/lib/modules/$trel"
 
 if [ -n "$tk" ] && [ $built_test -eq 1 ] && [ $have_rootfs -eq 1 ]; then
 	mapfile -t suites < <(find "$TOP_DIR/build/$trel/kunit" -name '*.ko' \
