@@ -581,6 +581,149 @@ static struct kunit_suite data_suite = {
 	.test_cases = data_cases,
 };
 
+/* ---- rdma_core_sg_gaps ---- */
+
+static int vk_init_gaps(struct kunit *test)
+{
+	const struct tdev_params params = { .sg_gaps = true };
+
+	return vk_init_with(test, &params);
+}
+
+/* Three elements no page-list MR can take together: odd starts and ends. */
+struct gaps_layout {
+	struct scatterlist sg[3];
+	u8 *buf[3];
+	u32 off[3], len[3];
+};
+
+static void gaps_layout_make(struct kunit *test, struct gaps_layout *g)
+{
+	static const u32 off[3] = { 100, 7, 0 }, len[3] = { 300, 1000, 50 };
+	struct vk *v = test->priv;
+	int i;
+
+	sg_init_table(g->sg, 3);
+	for (i = 0; i < 3; i++) {
+		g->buf[i] = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, g->buf[i]);
+		g->off[i] = off[i];
+		g->len[i] = len[i];
+		sg_set_buf(&g->sg[i], g->buf[i] + off[i], len[i]);
+	}
+	KUNIT_ASSERT_EQ(test, ib_dma_map_sg(v->dev, g->sg, 3, DMA_BIDIRECTIONAL),
+			3);
+}
+
+/* Registers @mr, mapped already, for remote writes through @qp. */
+static void gaps_register(struct kunit *test, struct ib_qp *qp,
+			  struct ib_mr *mr)
+{
+	struct ib_reg_wr wr = {
+		.wr = { .wr_id = 78, .opcode = IB_WR_REG_MR,
+			.send_flags = IB_SEND_SIGNALED },
+		.access = IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE,
+		.mr = mr,
+	};
+	const struct ib_send_wr *bad;
+	struct ib_wc wc;
+
+	ib_update_fast_reg_key(mr, ib_inc_rkey(mr->rkey) & 0xff);
+	wr.key = mr->rkey;
+	KUNIT_ASSERT_EQ(test, ib_post_send(qp, &wr.wr, &bad), 0);
+	KUNIT_ASSERT_EQ(test, ib_poll_cq(qp->send_cq, 1, &wc), 1);
+	KUNIT_ASSERT_EQ(test, wc.status, IB_WC_SUCCESS);
+}
+
+/* An SG_GAPS MR maps every element; a page-list MR only the first. */
+static void sg_gaps_maps_every_element(struct kunit *test)
+{
+	struct vk *v = test->priv;
+	struct gaps_layout g;
+	struct ib_mr *gaps, *pages;
+
+	gaps_layout_make(test, &g);
+	gaps = ib_alloc_mr(v->pd, IB_MR_TYPE_SG_GAPS, 4);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(gaps));
+	KUNIT_EXPECT_EQ(test, ib_map_mr_sg(gaps, g.sg, 3, NULL, PAGE_SIZE), 3);
+	KUNIT_EXPECT_EQ(test, gaps->length, (u64)(300 + 1000 + 50));
+	KUNIT_EXPECT_EQ(test, gaps->iova, (u64)(uintptr_t)(g.buf[0] + 100));
+
+	pages = ib_alloc_mr(v->pd, IB_MR_TYPE_MEM_REG, 4);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(pages));
+	/* The first element ends mid-page: it is the whole mappable prefix. */
+	KUNIT_EXPECT_EQ(test, ib_map_mr_sg(pages, g.sg, 3, NULL, PAGE_SIZE), 1);
+	KUNIT_EXPECT_EQ(test, pages->length, (u64)300);
+
+	/* No more elements than the MR was allocated for. */
+	KUNIT_EXPECT_EQ(test, ib_dereg_mr(gaps), 0);
+	gaps = ib_alloc_mr(v->pd, IB_MR_TYPE_SG_GAPS, 2);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(gaps));
+	KUNIT_EXPECT_EQ(test, ib_map_mr_sg(gaps, g.sg, 3, NULL, PAGE_SIZE), 2);
+	KUNIT_EXPECT_EQ(test, gaps->length, (u64)(300 + 1000));
+	KUNIT_EXPECT_EQ(test, ib_dereg_mr(gaps), 0);
+	KUNIT_EXPECT_EQ(test, ib_dereg_mr(pages), 0);
+}
+
+/* An RDMA WRITE through an SG_GAPS MR lands in each element in turn. */
+static void sg_gaps_write_lands_in_each_element(struct kunit *test)
+{
+	u8 *src = kunit_kzalloc(test, 1350, GFP_KERNEL);
+	struct vk *v = test->priv;
+	struct gaps_layout g;
+	struct vk_pair p;
+	struct ib_sge ss;
+	struct ib_wc wc;
+	struct ib_mr *mr;
+	u32 i, at = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, src);
+	for (i = 0; i < 1350; i++)
+		src[i] = i % 251 + 1;
+	gaps_layout_make(test, &g);
+	vk_pair_make(test, &p, IB_QPT_RC, IB_POLL_DIRECT, NULL);
+	mr = ib_alloc_mr(v->pd, IB_MR_TYPE_SG_GAPS, 4);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mr));
+	KUNIT_ASSERT_EQ(test, ib_map_mr_sg(mr, g.sg, 3, NULL, PAGE_SIZE), 3);
+	gaps_register(test, p.b, mr);
+
+	ss = vk_sge(test, src, 1350);
+	KUNIT_ASSERT_EQ(test, vk_rdma(p.a, 1, IB_WR_RDMA_WRITE, &ss, mr->iova,
+				      mr->rkey), 0);
+	KUNIT_ASSERT_EQ(test, ib_poll_cq(p.cq, 1, &wc), 1);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	for (i = 0; i < 3; i++) {
+		KUNIT_EXPECT_EQ(test, memcmp(g.buf[i] + g.off[i], src + at,
+					     g.len[i]), 0);
+		if (g.off[i])
+			KUNIT_EXPECT_EQ(test, g.buf[i][g.off[i] - 1], 0);
+		KUNIT_EXPECT_EQ(test, g.buf[i][g.off[i] + g.len[i]], 0);
+		at += g.len[i];
+	}
+
+	/* One byte past the last element is outside the MR. */
+	ss.length = 2;
+	KUNIT_ASSERT_EQ(test, vk_rdma(p.a, 2, IB_WR_RDMA_WRITE, &ss,
+				      mr->iova + 1349, mr->rkey), 0);
+	KUNIT_ASSERT_EQ(test, ib_poll_cq(p.cq, 1, &wc), 1);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_REM_ACCESS_ERR);
+	KUNIT_EXPECT_EQ(test, ib_dereg_mr(mr), 0);
+	vk_pair_free(test, &p);
+}
+
+static struct kunit_case sg_gaps_cases[] = {
+	KUNIT_CASE(sg_gaps_maps_every_element),
+	KUNIT_CASE(sg_gaps_write_lands_in_each_element),
+	{}
+};
+
+static struct kunit_suite sg_gaps_suite = {
+	.name = "rdma_core_sg_gaps",
+	.init = vk_init_gaps,
+	.exit = vk_exit,
+	.test_cases = sg_gaps_cases,
+};
+
 /* ---- rdma_core_cq_poll ---- */
 
 /* Counts completions dispatched to it; completes @all at @want. */
@@ -948,4 +1091,5 @@ static struct kunit_suite drain_suite = {
 	.test_cases = drain_cases,
 };
 
-kunit_test_suites(&data_suite, &cq_poll_suite, &cq_pool_suite, &drain_suite);
+kunit_test_suites(&data_suite, &sg_gaps_suite, &cq_poll_suite, &cq_pool_suite,
+		  &drain_suite);

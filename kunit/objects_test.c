@@ -13,11 +13,17 @@
 
 int vk_init(struct kunit *test)
 {
+	return vk_init_with(test, NULL);
+}
+
+/* The fixture on a test device made with @params (NULL: the defaults). */
+int vk_init_with(struct kunit *test, const struct tdev_params *params)
+{
 	struct vk *v = kunit_kzalloc(test, sizeof(*v), GFP_KERNEL);
 
 	if (!v)
 		return -ENOMEM;
-	v->td = tdev_create_registered(NULL);
+	v->td = tdev_create_registered(params);
 	if (IS_ERR(v->td))
 		return PTR_ERR(v->td);
 	v->dev = &v->td->ibdev;

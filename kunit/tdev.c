@@ -48,7 +48,9 @@ static int tdev_query_device(struct ib_device *ibdev,
 	attr->max_qp_wr = 1024;
 	attr->device_cap_flags = IB_DEVICE_MEM_MGT_EXTENSIONS;
 	if (td->params.local_dma_lkey)
-		attr->kernel_cap_flags = IBK_LOCAL_DMA_LKEY;
+		attr->kernel_cap_flags |= IBK_LOCAL_DMA_LKEY;
+	if (td->params.sg_gaps)
+		attr->kernel_cap_flags |= IBK_SG_GAPS_REG;
 	attr->max_send_sge = 16;
 	attr->max_recv_sge = 16;
 	attr->max_sge_rd = 16;

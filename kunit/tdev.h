@@ -50,6 +50,8 @@ enum tdev_fail_op {
  * @driver_gids: the driver reports GIDs (query_gid) from tdev->gids, set
  *	with tdev_set_gid(), instead of the core making them
  * @local_dma_lkey: advertise IBK_LOCAL_DMA_LKEY with TDEV_LOCAL_DMA_LKEY
+ * @sg_gaps: advertise IBK_SG_GAPS_REG: IB_MR_TYPE_SG_GAPS MRs map any
+ *	scatterlist, one segment per element
  * @dealloc_driver: set ops.dealloc_driver: unregistration frees the device
  * @driver_id: ops.driver_id (default RDMA_DRIVER_UNKNOWN), for
  *	ib_unregister_driver() and lookups by driver
@@ -63,6 +65,7 @@ struct tdev_params {
 	struct net_device *ndev;
 	bool driver_gids;
 	bool local_dma_lkey;
+	bool sg_gaps;
 	bool dealloc_driver;
 	enum rdma_driver_id driver_id;
 };

@@ -125,7 +125,9 @@ struct tv_qp {
  * @valid: a fast-registration MR registered by IB_WR_REG_MR and not
  *	invalidated since
  * @access: access rights (IB_ACCESS_*)
- * @pages: the page list built by map_mr_sg
+ * @pages: the page list built by map_mr_sg; for an SG_GAPS MR, the start
+ *	address of each segment
+ * @seg_len: SG_GAPS MRs only: the length of each segment of @pages
  * @npages: pages in @pages
  * @max_pages: capacity of @pages
  *
@@ -138,6 +140,7 @@ struct tv_mr {
 	bool valid;
 	int access;
 	u64 *pages;
+	u32 *seg_len;
 	u32 npages;
 	u32 max_pages;
 };
@@ -318,6 +321,19 @@ static bool tv_rq_take(struct tv_rq *rq, struct tv_recv *out)
 
 /* ---- memory ---- */
 
+/* Like tv_mem_va() for the bytes at @off of an SG_GAPS MR's segments. */
+static void *tv_seg_va(struct tv_mr *mr, u64 off, u32 len, u32 *chunk)
+{
+	u32 i;
+
+	for (i = 0; i < mr->npages && off >= mr->seg_len[i]; i++)
+		off -= mr->seg_len[i];
+	if (i == mr->npages)
+		return NULL;
+	*chunk = min_t(u64, len, mr->seg_len[i] - off);
+	return (void *)(uintptr_t)(mr->pages[i] + off);
+}
+
 /*
  * The kernel address of [addr, addr + len) under @key in @pd with @access,
  * and in *chunk how many bytes of it are contiguous there; NULL if the key
@@ -345,6 +361,8 @@ static void *tv_mem_va(struct ib_pd *pd, u32 key, u64 addr, u32 len,
 	    addr + len > mr->ibmr.iova + mr->ibmr.length)
 		return NULL;
 
+	if (mr->seg_len)
+		return tv_seg_va(mr, addr - mr->ibmr.iova, len, chunk);
 	psz = mr->ibmr.page_size;
 	off = addr - mr->ibmr.iova + (mr->ibmr.iova & (psz - 1));
 	*chunk = min_t(u64, len, psz - off % psz);
@@ -806,7 +824,7 @@ static struct ib_mr *tv_alloc_mr(struct ib_pd *pd, enum ib_mr_type type,
 {
 	struct tv_mr *mr;
 
-	if (type != IB_MR_TYPE_MEM_REG)
+	if (type != IB_MR_TYPE_MEM_REG && type != IB_MR_TYPE_SG_GAPS)
 		return ERR_PTR(-EINVAL);
 	if (!max_num_sg || max_num_sg > TV_MAX_PAGES)
 		return ERR_PTR(-EINVAL);
@@ -814,8 +832,13 @@ static struct ib_mr *tv_alloc_mr(struct ib_pd *pd, enum ib_mr_type type,
 	if (!mr)
 		return ERR_PTR(-ENOMEM);
 	mr->pages = kcalloc(max_num_sg, sizeof(*mr->pages), GFP_KERNEL);
-	if (!mr->pages) {
+	if (type == IB_MR_TYPE_SG_GAPS)
+		mr->seg_len = kcalloc(max_num_sg, sizeof(*mr->seg_len),
+				      GFP_KERNEL);
+	if (!mr->pages || (type == IB_MR_TYPE_SG_GAPS && !mr->seg_len)) {
 		xa_erase(&tv_mrs, mr->ibmr.lkey >> 8);
+		kfree(mr->seg_len);
+		kfree(mr->pages);
 		kfree(mr);
 		return ERR_PTR(-ENOMEM);
 	}
@@ -828,6 +851,7 @@ static int tv_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 	struct tv_mr *mr = to_tmr(ibmr);
 
 	xa_erase(&tv_mrs, ibmr->lkey >> 8);
+	kfree(mr->seg_len);
 	kfree(mr->pages);
 	kfree(mr);
 	return 0;
@@ -843,10 +867,40 @@ static int tv_set_page(struct ib_mr *ibmr, u64 addr)
 	return 0;
 }
 
+/*
+ * An SG_GAPS MR maps each element as a segment of its own, whatever its
+ * alignment; the MR's addresses run on from one segment to the next.
+ */
+static int tv_map_gaps(struct tv_mr *mr, struct scatterlist *sgl,
+		       int sg_nents, unsigned int *sg_offset)
+{
+	unsigned int skip = sg_offset ? *sg_offset : 0;
+	struct scatterlist *sg;
+	int i;
+
+	mr->ibmr.length = 0;
+	for_each_sg(sgl, sg, sg_nents, i) {
+		if (i == mr->max_pages || sg_dma_len(sg) <= skip)
+			break;
+		mr->pages[i] = sg_dma_address(sg) + skip;
+		mr->seg_len[i] = sg_dma_len(sg) - skip;
+		mr->ibmr.length += mr->seg_len[i];
+		skip = 0;
+	}
+	mr->npages = i;
+	if (i)
+		mr->ibmr.iova = mr->pages[0];
+	return i;
+}
+
 static int tv_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg,
 			int sg_nents, unsigned int *sg_offset)
 {
-	to_tmr(ibmr)->npages = 0;
+	struct tv_mr *mr = to_tmr(ibmr);
+
+	mr->npages = 0;
+	if (mr->seg_len)
+		return tv_map_gaps(mr, sg, sg_nents, sg_offset);
 	return ib_sg_to_pages(ibmr, sg, sg_nents, sg_offset, tv_set_page);
 }
 

@@ -18,6 +18,7 @@ struct vk {
 };
 
 int vk_init(struct kunit *test);
+int vk_init_with(struct kunit *test, const struct tdev_params *params);
 void vk_exit(struct kunit *test);
 struct ib_cq *vk_cq(struct kunit *test, int cqe, enum ib_poll_context ctx);
 struct ib_qp *vk_qp(struct kunit *test, enum ib_qp_type type,
