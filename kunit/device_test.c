@@ -20,6 +20,15 @@
 
 /* ---- helpers ---- */
 
+/* A new tdev, not registered yet. */
+static struct tdev *tk_new_dev(struct kunit *test, const struct tdev_params *p)
+{
+	struct tdev *td = tdev_create(p);
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(td));
+	return td;
+}
+
 static struct tdev *tk_dev(struct kunit *test, const struct tdev_params *p)
 {
 	struct tdev *td = tdev_create_registered(p);
@@ -87,6 +96,16 @@ static int tk_sysfs_write(struct ib_device *dev, const char *rel,
 		KUNIT_EXPECT_STREQ(test, __buf, expected);		\
 	} while (0)
 
+/* Reading /sys/class/infiniband/<dev>/<rel> fails with @err. */
+static void tk_expect_sysfs_err(struct kunit *test, struct ib_device *dev,
+				const char *rel, int err)
+{
+	char buf[64];
+
+	KUNIT_EXPECT_EQ_MSG(test, tk_sysfs_read(dev, rel, buf, sizeof(buf)),
+			    err, "%s", rel);
+}
+
 /* Run @fn(@arg) in a kernel thread; tk_join() waits for it. */
 struct tk_thread {
 	void (*fn)(void *arg);
@@ -124,11 +143,10 @@ static void tk_join(struct tk_thread *t)
 
 static void alloc_initialises_fields(struct kunit *test)
 {
-	struct tdev *td = tdev_create(NULL);
+	struct tdev *td = tk_new_dev(test, NULL);
 	struct ib_device *dev;
 	unsigned int i;
 
-	KUNIT_ASSERT_FALSE(test, IS_ERR(td));
 	dev = &td->ibdev;
 	KUNIT_EXPECT_PTR_EQ(test, (void *)dev, (void *)td);
 	KUNIT_EXPECT_EQ(test, refcount_read(&dev->refcount), 0);
@@ -176,11 +194,10 @@ static const struct ib_device_ops tk_other_ops = {
 
 static void set_device_ops_fills_unset_only(struct kunit *test)
 {
-	struct tdev *td = tdev_create(NULL);
+	struct tdev *td = tk_new_dev(test, NULL);
 	struct ib_device *dev;
 	size_t pd_size;
 
-	KUNIT_ASSERT_FALSE(test, IS_ERR(td));
 	dev = &td->ibdev;
 	pd_size = dev->ops.size_ib_pd;
 	KUNIT_EXPECT_EQ(test, pd_size, sizeof(struct tdev_pd));
@@ -278,9 +295,8 @@ static void register_exact_name_duplicate(struct kunit *test)
 {
 	struct tdev_params p = { .name = "ktdup" };
 	struct tdev *a = tk_dev(test, &p);
-	struct tdev *b = tdev_create(&p);
+	struct tdev *b = tk_new_dev(test, &p);
 
-	KUNIT_ASSERT_FALSE(test, IS_ERR(b));
 	KUNIT_EXPECT_EQ(test, tdev_register(b), -ENFILE);
 	KUNIT_EXPECT_FALSE(test, device_is_registered(&b->ibdev.dev));
 	tdev_destroy(b);
@@ -304,10 +320,9 @@ static void register_bad_names(struct kunit *test)
 		"", "kt%s", "kt%d%d", "kt/x", "kt%x",
 		"ktaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
 	};
-	struct tdev *td = tdev_create(NULL);
+	struct tdev *td = tk_new_dev(test, NULL);
 	unsigned int i;
 
-	KUNIT_ASSERT_FALSE(test, IS_ERR(td));
 	for (i = 0; i < ARRAY_SIZE(bad); i++)
 		KUNIT_EXPECT_EQ_MSG(test, ib_register_device(&td->ibdev, bad[i],
 							     NULL),
@@ -323,9 +338,8 @@ static void register_bad_names(struct kunit *test)
 static void register_immutable_failure(struct kunit *test)
 {
 	struct tdev_params p = { .name = "ktimm%d" };
-	struct tdev *td = tdev_create(&p);
+	struct tdev *td = tk_new_dev(test, &p);
 
-	KUNIT_ASSERT_FALSE(test, IS_ERR(td));
 	tdev_fail(td, TDEV_FAIL_PORT_IMMUTABLE, true);
 	KUNIT_EXPECT_EQ(test, tdev_register(td), -EIO);
 	KUNIT_EXPECT_NULL(test, ib_device_get_by_name("ktimm0",
@@ -339,9 +353,8 @@ static void register_immutable_failure(struct kunit *test)
 static void register_query_device_failure(struct kunit *test)
 {
 	struct tdev_params p = { .name = "ktqd%d" };
-	struct tdev *td = tdev_create(&p);
+	struct tdev *td = tk_new_dev(test, &p);
 
-	KUNIT_ASSERT_FALSE(test, IS_ERR(td));
 	tdev_fail(td, TDEV_FAIL_QUERY_DEVICE, true);
 	KUNIT_EXPECT_EQ(test, tdev_register(td), -EIO);
 	KUNIT_EXPECT_FALSE(test, device_is_registered(&td->ibdev.dev));
@@ -392,9 +405,8 @@ static void register_kverbs_decision(struct kunit *test)
 static void register_comp_vectors_default(struct kunit *test)
 {
 	struct tdev_params p = { .name = "ktcv%d" };
-	struct tdev *td = tdev_create(&p);
+	struct tdev *td = tk_new_dev(test, &p);
 
-	KUNIT_ASSERT_FALSE(test, IS_ERR(td));
 	td->ibdev.num_comp_vectors = 0;
 	KUNIT_ASSERT_EQ(test, tdev_register(td), 0);
 	KUNIT_EXPECT_EQ(test, td->ibdev.num_comp_vectors, 1);
@@ -807,29 +819,54 @@ static void tk_register_fn(void *arg)
 	tdev_register(td);
 }
 
+/*
+ * Register @c with its add() blocking, then register a new device named
+ * from @name in the thread @reg; return once add() for it is running.
+ */
+static struct tdev *tk_register_in_blocked_add(struct kunit *test,
+					       struct tk_client *c,
+					       const char *name,
+					       struct tk_thread *reg)
+{
+	struct tdev_params p = { .name = name };
+	struct tdev *td = tk_new_dev(test, &p);
+
+	c->block = true;
+	KUNIT_ASSERT_EQ(test, ib_register_client(&c->client), 0);
+	tk_start(test, reg, tk_register_fn, td);
+	wait_for_completion(&c->in_add);
+	return td;
+}
+
+/*
+ * Let @c's blocked add() go, wait for @reg and @other, and check that the
+ * device was added and removed once.
+ */
+static void tk_release_blocked_add(struct kunit *test, struct tk_client *c,
+				   struct tk_thread *reg,
+				   struct tk_thread *other)
+{
+	complete(&c->go);
+	tk_join(reg);
+	tk_join(other);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->adds), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->removes), 1);
+}
+
 /* A device is unregistered while a client's add() for it is running. */
 static void unregister_during_client_add(struct kunit *test)
 {
 	struct tk_client *c = tk_client_init(0, NULL);
-	struct tdev_params p = { .name = "ktuda%d" };
-	struct tdev *td = tdev_create(&p);
 	struct tk_thread reg, unreg;
+	struct tdev *td;
 
-	KUNIT_ASSERT_FALSE(test, IS_ERR(td));
-	c->block = true;
-	KUNIT_ASSERT_EQ(test, ib_register_client(&c->client), 0);
-	tk_start(test, &reg, tk_register_fn, td);
-	wait_for_completion(&c->in_add);
+	td = tk_register_in_blocked_add(test, c, "ktuda%d", &reg);
 	tk_start(test, &unreg, tk_unregister_fn, &td->ibdev);
 	msleep(100);
 	/* Unregistration waits for add() to finish. */
 	KUNIT_EXPECT_FALSE(test, completion_done(&unreg.done));
 	KUNIT_EXPECT_EQ(test, atomic_read(&c->removes), 0);
-	complete(&c->go);
-	tk_join(&reg);
-	tk_join(&unreg);
-	KUNIT_EXPECT_EQ(test, atomic_read(&c->adds), 1);
-	KUNIT_EXPECT_EQ(test, atomic_read(&c->removes), 1);
+	tk_release_blocked_add(test, c, &reg, &unreg);
 	KUNIT_EXPECT_FALSE(test, device_is_registered(&td->ibdev.dev));
 	ib_unregister_client(&c->client);
 	KUNIT_EXPECT_EQ(test, atomic_read(&c->removes), 1);
@@ -845,23 +882,14 @@ static void tk_unregister_client_fn(void *arg)
 static void unregister_client_during_add(struct kunit *test)
 {
 	struct tk_client *c = tk_client_init(0, NULL);
-	struct tdev_params p = { .name = "ktuca%d" };
-	struct tdev *td = tdev_create(&p);
 	struct tk_thread reg, unreg;
+	struct tdev *td;
 
-	KUNIT_ASSERT_FALSE(test, IS_ERR(td));
-	c->block = true;
-	KUNIT_ASSERT_EQ(test, ib_register_client(&c->client), 0);
-	tk_start(test, &reg, tk_register_fn, td);
-	wait_for_completion(&c->in_add);
+	td = tk_register_in_blocked_add(test, c, "ktuca%d", &reg);
 	tk_start(test, &unreg, tk_unregister_client_fn, &c->client);
 	msleep(100);
 	KUNIT_EXPECT_FALSE(test, completion_done(&unreg.done));
-	complete(&c->go);
-	tk_join(&reg);
-	tk_join(&unreg);
-	KUNIT_EXPECT_EQ(test, atomic_read(&c->adds), 1);
-	KUNIT_EXPECT_EQ(test, atomic_read(&c->removes), 1);
+	tk_release_blocked_add(test, c, &reg, &unreg);
 	KUNIT_EXPECT_TRUE(test, device_is_registered(&td->ibdev.dev));
 	tdev_destroy(td);
 	KUNIT_EXPECT_EQ(test, atomic_read(&c->removes), 1);
@@ -1092,13 +1120,12 @@ static void event_gid_change_rereads_driver(struct kunit *test)
 {
 	struct tdev_params p = { .name = "ktevg%d", .driver_gids = true,
 				 .gid_tbl_len = 4 };
-	struct tdev *td = tdev_create(&p);
+	struct tdev *td = tk_new_dev(test, &p);
 	union ib_gid g1 = { .raw = { 0xfe, 0x80, [15] = 1 } };
 	union ib_gid g2 = { .raw = { 0xfe, 0x80, [15] = 2 } };
 	union ib_gid got;
 	struct tk_handler h;
 
-	KUNIT_ASSERT_FALSE(test, IS_ERR(td));
 	KUNIT_ASSERT_EQ(test, tdev_set_gid(td, 1, 0, &g1), 0);
 	KUNIT_ASSERT_EQ(test, tdev_register(td), 0);
 	tk_handler_add(&h, &td->ibdev);
@@ -1466,10 +1493,9 @@ static void gid_driver_query_fails(struct kunit *test)
 {
 	struct tdev_params p = { .name = "ktgq%d", .driver_gids = true };
 	union ib_gid g = { .raw = { 0xfe, 0x80, [15] = 7 } };
-	struct tdev *td = tdev_create(&p);
+	struct tdev *td = tk_new_dev(test, &p);
 	union ib_gid got;
 
-	KUNIT_ASSERT_FALSE(test, IS_ERR(td));
 	KUNIT_ASSERT_EQ(test, tdev_set_gid(td, 1, 0, &g), 0);
 	tdev_fail(td, TDEV_FAIL_QUERY_GID, true);
 	KUNIT_ASSERT_EQ(test, tdev_register(td), 0);
@@ -1561,9 +1587,8 @@ static void netdev_released_when_never_registered(struct kunit *test)
 	struct tdev_params p = { .ndev = ndev,
 				 .link_layer = IB_LINK_LAYER_ETHERNET };
 	int base = netdev_refcnt_read(ndev);
-	struct tdev *td = tdev_create(&p);
+	struct tdev *td = tk_new_dev(test, &p);
 
-	KUNIT_ASSERT_FALSE(test, IS_ERR(td));
 	KUNIT_EXPECT_GT(test, netdev_refcnt_read(ndev), base);
 	tdev_destroy(td);
 	KUNIT_EXPECT_EQ(test, netdev_refcnt_read(ndev), base);
@@ -1673,11 +1698,9 @@ static void sysfs_port_query_error(struct kunit *test)
 {
 	struct tdev_params p = { .name = "ktspe%d" };
 	struct tdev *td = tk_dev(test, &p);
-	char buf[64];
 
 	tdev_fail(td, TDEV_FAIL_QUERY_PORT, true);
-	KUNIT_EXPECT_EQ(test, tk_sysfs_read(&td->ibdev, "ports/1/state", buf,
-					    sizeof(buf)), -EIO);
+	tk_expect_sysfs_err(test, &td->ibdev, "ports/1/state", -EIO);
 	tdev_destroy(td);
 }
 
@@ -1687,7 +1710,7 @@ static void sysfs_tables_ib(struct kunit *test)
 				 .pkey_tbl_len = 2 };
 	struct tdev *td = tk_dev(test, &p);
 	union ib_gid gid;
-	char want[64], buf[64];
+	char want[64];
 
 	KUNIT_ASSERT_EQ(test, rdma_query_gid(&td->ibdev, 1, 0, &gid), 0);
 	snprintf(want, sizeof(want), "%pI6\n", gid.raw);
@@ -1695,20 +1718,16 @@ static void sysfs_tables_ib(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, strncmp(want, "fe80:0000:0000:0000:", 20), 0);
 	KT_EXPECT_SYSFS(test, &td->ibdev, "ports/1/gids/3",
 			"0000:0000:0000:0000:0000:0000:0000:0000\n");
-	KUNIT_EXPECT_EQ(test, tk_sysfs_read(&td->ibdev, "ports/1/gids/4", buf,
-					    sizeof(buf)), -ENOENT);
+	tk_expect_sysfs_err(test, &td->ibdev, "ports/1/gids/4", -ENOENT);
 	KT_EXPECT_SYSFS(test, &td->ibdev, "ports/1/pkeys/0", "0xffff\n");
 	KT_EXPECT_SYSFS(test, &td->ibdev, "ports/1/pkeys/1", "0x0000\n");
-	KUNIT_EXPECT_EQ(test, tk_sysfs_read(&td->ibdev, "ports/1/pkeys/2", buf,
-					    sizeof(buf)), -ENOENT);
+	tk_expect_sysfs_err(test, &td->ibdev, "ports/1/pkeys/2", -ENOENT);
 	KT_EXPECT_SYSFS(test, &td->ibdev, "ports/1/gid_attrs/types/0",
 			"IB/RoCE v1\n");
-	KUNIT_EXPECT_EQ(test, tk_sysfs_read(&td->ibdev,
-					    "ports/1/gid_attrs/types/1", buf,
-					    sizeof(buf)), -ENODATA);
-	KUNIT_EXPECT_EQ(test, tk_sysfs_read(&td->ibdev,
-					    "ports/1/gid_attrs/ndevs/0", buf,
-					    sizeof(buf)), -ENODEV);
+	tk_expect_sysfs_err(test, &td->ibdev, "ports/1/gid_attrs/types/1",
+			    -ENODATA);
+	tk_expect_sysfs_err(test, &td->ibdev, "ports/1/gid_attrs/ndevs/0",
+			    -ENODEV);
 	tdev_destroy(td);
 }
 
@@ -1737,14 +1756,11 @@ static void sysfs_gone_after_unregister(struct kunit *test)
 {
 	struct tdev_params p = { .name = "ktsg%d" };
 	struct tdev *td = tk_dev(test, &p);
-	char buf[32];
 
 	KT_EXPECT_SYSFS(test, &td->ibdev, "node_type", "1: CA\n");
 	tdev_unregister(td);
-	KUNIT_EXPECT_EQ(test, tk_sysfs_read(&td->ibdev, "node_type", buf,
-					    sizeof(buf)), -ENOENT);
-	KUNIT_EXPECT_EQ(test, tk_sysfs_read(&td->ibdev, "ports/1/state", buf,
-					    sizeof(buf)), -ENOENT);
+	tk_expect_sysfs_err(test, &td->ibdev, "node_type", -ENOENT);
+	tk_expect_sysfs_err(test, &td->ibdev, "ports/1/state", -ENOENT);
 	tdev_destroy(td);
 }
 
