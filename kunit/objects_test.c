@@ -273,26 +273,37 @@ static void qp_sqd_error_reset_cycle(struct kunit *test)
 	ib_free_cq(cq);
 }
 
+/*
+ * Move @qp to INIT on port 1, then fill @a for a move to RTR on port 1
+ * towards QP 77 with a 1024-byte MTU; the caller adds the rest.
+ */
+static void vk_qp_init_for_rtr(struct kunit *test, struct ib_qp *qp,
+			       struct ib_qp_attr *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->qp_state = IB_QPS_INIT;
+	a->port_num = 1;
+	a->qp_access_flags = IB_ACCESS_REMOTE_WRITE;
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(qp, a, IB_QP_STATE | IB_QP_PORT |
+					   IB_QP_PKEY_INDEX |
+					   IB_QP_ACCESS_FLAGS), 0);
+	memset(a, 0, sizeof(*a));
+	a->qp_state = IB_QPS_RTR;
+	a->path_mtu = IB_MTU_1024;
+	a->dest_qp_num = 77;
+	a->ah_attr.type = RDMA_AH_ATTR_TYPE_IB;
+	rdma_ah_set_port_num(&a->ah_attr, 1);
+}
+
 static void qp_rq_psn_truncated(struct kunit *test)
 {
 	struct ib_cq *cq = vk_cq(test, 64, IB_POLL_DIRECT);
 	struct ib_qp *qp = vk_qp(test, IB_QPT_UC, cq, cq, NULL);
 	struct ib_qp_init_attr ia;
-	struct ib_qp_attr a = {
-		.qp_state = IB_QPS_INIT, .port_num = 1,
-		.qp_access_flags = IB_ACCESS_REMOTE_WRITE,
-	};
+	struct ib_qp_attr a;
 
-	KUNIT_ASSERT_EQ(test, ib_modify_qp(qp, &a, IB_QP_STATE | IB_QP_PORT |
-					   IB_QP_PKEY_INDEX |
-					   IB_QP_ACCESS_FLAGS), 0);
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IB_QPS_RTR;
-	a.path_mtu = IB_MTU_1024;
-	a.dest_qp_num = 77;
+	vk_qp_init_for_rtr(test, qp, &a);
 	a.rq_psn = 0x7abcdef;
-	a.ah_attr.type = RDMA_AH_ATTR_TYPE_IB;
-	rdma_ah_set_port_num(&a.ah_attr, 1);
 	KUNIT_ASSERT_EQ(test, ib_modify_qp(qp, &a, IB_QP_STATE | IB_QP_AV |
 					   IB_QP_PATH_MTU | IB_QP_DEST_QPN |
 					   IB_QP_RQ_PSN), 0);
@@ -308,21 +319,10 @@ static void qp_av_with_grh_holds_gid(struct kunit *test)
 	struct ib_cq *cq = vk_cq(test, 64, IB_POLL_DIRECT);
 	struct ib_qp *qp = vk_qp(test, IB_QPT_RC, cq, cq, NULL);
 	struct ib_qp_init_attr ia;
-	struct ib_qp_attr a = {
-		.qp_state = IB_QPS_INIT, .port_num = 1,
-		.qp_access_flags = IB_ACCESS_REMOTE_WRITE,
-	};
+	struct ib_qp_attr a;
 
-	KUNIT_ASSERT_EQ(test, ib_modify_qp(qp, &a, IB_QP_STATE | IB_QP_PORT |
-					   IB_QP_PKEY_INDEX |
-					   IB_QP_ACCESS_FLAGS), 0);
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IB_QPS_RTR;
-	a.path_mtu = IB_MTU_1024;
-	a.dest_qp_num = 77;
+	vk_qp_init_for_rtr(test, qp, &a);
 	a.max_dest_rd_atomic = 1;
-	a.ah_attr.type = RDMA_AH_ATTR_TYPE_IB;
-	rdma_ah_set_port_num(&a.ah_attr, 1);
 	rdma_ah_set_ah_flags(&a.ah_attr, IB_AH_GRH);
 	a.ah_attr.grh.sgid_index = 0;
 	a.ah_attr.grh.hop_limit = 1;
