@@ -307,6 +307,15 @@ static int vk_rdma(struct ib_qp *qp, u64 id, enum ib_wr_opcode op,
 	return ib_post_send(qp, &wr.wr, &bad);
 }
 
+/* Posts vk_rdma() on @p's QP a and polls its completion into @wc. */
+static void vk_rdma_poll(struct kunit *test, struct vk_pair *p, u64 id,
+			 enum ib_wr_opcode op, struct ib_sge *sge, u64 raddr,
+			 u32 rkey, struct ib_wc *wc)
+{
+	KUNIT_ASSERT_EQ(test, vk_rdma(p->a, id, op, sge, raddr, rkey), 0);
+	KUNIT_ASSERT_EQ(test, ib_poll_cq(p->cq, 1, wc), 1);
+}
+
 static void data_rdma_write_then_invalidate(struct kunit *test)
 {
 	struct vk_pair p;
@@ -325,9 +334,8 @@ static void data_rdma_write_then_invalidate(struct kunit *test)
 		    IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE);
 	ss = vk_sge(test, src, 300);
 	/* Across the page boundary of the MR */
-	KUNIT_ASSERT_EQ(test, vk_rdma(p.a, 1, IB_WR_RDMA_WRITE, &ss,
-				      mr->iova + PAGE_SIZE - 100, mr->rkey), 0);
-	KUNIT_ASSERT_EQ(test, ib_poll_cq(p.cq, 1, &wc), 1);
+	vk_rdma_poll(test, &p, 1, IB_WR_RDMA_WRITE, &ss,
+		     mr->iova + PAGE_SIZE - 100, mr->rkey, &wc);
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
 	KUNIT_EXPECT_EQ(test, wc.opcode, IB_WC_RDMA_WRITE);
 	KUNIT_EXPECT_EQ(test, memcmp(target + PAGE_SIZE - 100, src, 300), 0);
@@ -340,9 +348,8 @@ static void data_rdma_write_then_invalidate(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
 	KUNIT_EXPECT_EQ(test, wc.opcode, IB_WC_LOCAL_INV);
 
-	KUNIT_ASSERT_EQ(test, vk_rdma(p.a, 2, IB_WR_RDMA_WRITE, &ss, mr->iova,
-				      mr->rkey), 0);
-	KUNIT_ASSERT_EQ(test, ib_poll_cq(p.cq, 1, &wc), 1);
+	vk_rdma_poll(test, &p, 2, IB_WR_RDMA_WRITE, &ss,
+		     mr->iova, mr->rkey, &wc);
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_REM_ACCESS_ERR);
 	KUNIT_EXPECT_EQ(test, ib_dereg_mr(mr), 0);
 	vk_pair_free(test, &p);
@@ -363,18 +370,16 @@ static void data_rdma_read(struct kunit *test)
 		remote[i] = i * 7;
 	mr = vk_reg(test, p.b, remote, PAGE_SIZE, IB_ACCESS_REMOTE_READ);
 	ls = vk_sge(test, local, 512);
-	KUNIT_ASSERT_EQ(test, vk_rdma(p.a, 1, IB_WR_RDMA_READ, &ls,
-				      mr->iova + 1000, mr->rkey), 0);
-	KUNIT_ASSERT_EQ(test, ib_poll_cq(p.cq, 1, &wc), 1);
+	vk_rdma_poll(test, &p, 1, IB_WR_RDMA_READ, &ls,
+		     mr->iova + 1000, mr->rkey, &wc);
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
 	KUNIT_EXPECT_EQ(test, wc.opcode, IB_WC_RDMA_READ);
 	KUNIT_EXPECT_EQ(test, wc.byte_len, 512U);
 	KUNIT_EXPECT_EQ(test, memcmp(local, remote + 1000, 512), 0);
 
 	/* The MR grants no remote write */
-	KUNIT_ASSERT_EQ(test, vk_rdma(p.a, 2, IB_WR_RDMA_WRITE, &ls, mr->iova,
-				      mr->rkey), 0);
-	KUNIT_ASSERT_EQ(test, ib_poll_cq(p.cq, 1, &wc), 1);
+	vk_rdma_poll(test, &p, 2, IB_WR_RDMA_WRITE, &ls,
+		     mr->iova, mr->rkey, &wc);
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_REM_ACCESS_ERR);
 	KUNIT_EXPECT_EQ(test, vk_state(p.a), IB_QPS_ERR);
 	KUNIT_EXPECT_EQ(test, ib_dereg_mr(mr), 0);
@@ -393,9 +398,8 @@ static void data_rdma_out_of_bounds(struct kunit *test)
 	vk_pair_make(test, &p, IB_QPT_RC, IB_POLL_DIRECT, NULL);
 	mr = vk_reg(test, p.b, remote, 100, IB_ACCESS_REMOTE_WRITE);
 	ls = vk_sge(test, local, 64);
-	KUNIT_ASSERT_EQ(test, vk_rdma(p.a, 1, IB_WR_RDMA_WRITE, &ls,
-				      mr->iova + 50, mr->rkey), 0);
-	KUNIT_ASSERT_EQ(test, ib_poll_cq(p.cq, 1, &wc), 1);
+	vk_rdma_poll(test, &p, 1, IB_WR_RDMA_WRITE, &ls,
+		     mr->iova + 50, mr->rkey, &wc);
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_REM_ACCESS_ERR);
 	KUNIT_EXPECT_EQ(test, ib_dereg_mr(mr), 0);
 	vk_pair_free(test, &p);
@@ -688,9 +692,8 @@ static void sg_gaps_write_lands_in_each_element(struct kunit *test)
 	gaps_register(test, p.b, mr);
 
 	ss = vk_sge(test, src, 1350);
-	KUNIT_ASSERT_EQ(test, vk_rdma(p.a, 1, IB_WR_RDMA_WRITE, &ss, mr->iova,
-				      mr->rkey), 0);
-	KUNIT_ASSERT_EQ(test, ib_poll_cq(p.cq, 1, &wc), 1);
+	vk_rdma_poll(test, &p, 1, IB_WR_RDMA_WRITE, &ss,
+		     mr->iova, mr->rkey, &wc);
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
 	for (i = 0; i < 3; i++) {
 		KUNIT_EXPECT_EQ(test, memcmp(g.buf[i] + g.off[i], src + at,
@@ -703,9 +706,8 @@ static void sg_gaps_write_lands_in_each_element(struct kunit *test)
 
 	/* One byte past the last element is outside the MR. */
 	ss.length = 2;
-	KUNIT_ASSERT_EQ(test, vk_rdma(p.a, 2, IB_WR_RDMA_WRITE, &ss,
-				      mr->iova + 1349, mr->rkey), 0);
-	KUNIT_ASSERT_EQ(test, ib_poll_cq(p.cq, 1, &wc), 1);
+	vk_rdma_poll(test, &p, 2, IB_WR_RDMA_WRITE, &ss,
+		     mr->iova + 1349, mr->rkey, &wc);
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_REM_ACCESS_ERR);
 	KUNIT_EXPECT_EQ(test, ib_dereg_mr(mr), 0);
 	vk_pair_free(test, &p);
