@@ -10,21 +10,30 @@
 
 /* ---- rdma_core_strings ---- */
 
+/* Each of @names[0..@n) is a name of its own: not empty, not @unknown. */
+static void strings_expect_distinct(struct kunit *test, const char **names,
+				    int n, const char *unknown)
+{
+	int i, j;
+
+	for (i = 0; i < n; i++) {
+		KUNIT_ASSERT_NOT_NULL(test, names[i]);
+		KUNIT_EXPECT_GT(test, strlen(names[i]), 0UL);
+		KUNIT_EXPECT_STRNEQ(test, names[i], unknown);
+		for (j = 0; j < i; j++)
+			KUNIT_EXPECT_STRNEQ(test, names[i], names[j]);
+	}
+}
+
 static void strings_every_event_named(struct kunit *test)
 {
-	const char *seen[IB_EVENT_WQ_FATAL + 1];
-	int e, j;
+	const char *names[IB_EVENT_WQ_FATAL + 1];
+	int e;
 
-	for (e = IB_EVENT_CQ_ERR; e <= IB_EVENT_WQ_FATAL; e++) {
-		const char *s = ib_event_msg(e);
-
-		KUNIT_ASSERT_NOT_NULL(test, s);
-		KUNIT_EXPECT_GT(test, strlen(s), 0UL);
-		KUNIT_EXPECT_STRNEQ(test, s, "unrecognized event");
-		for (j = 0; j < e; j++)
-			KUNIT_EXPECT_STRNEQ(test, s, seen[j]);
-		seen[e] = s;
-	}
+	for (e = IB_EVENT_CQ_ERR; e <= IB_EVENT_WQ_FATAL; e++)
+		names[e] = ib_event_msg(e);
+	strings_expect_distinct(test, names, ARRAY_SIZE(names),
+				"unrecognized event");
 }
 
 static void strings_unknown_event(struct kunit *test)
@@ -39,19 +48,13 @@ static void strings_unknown_event(struct kunit *test)
 
 static void strings_every_status_named(struct kunit *test)
 {
-	const char *seen[IB_WC_GENERAL_ERR + 1];
-	int st, j;
+	const char *names[IB_WC_GENERAL_ERR + 1];
+	int st;
 
-	for (st = IB_WC_SUCCESS; st <= IB_WC_GENERAL_ERR; st++) {
-		const char *s = ib_wc_status_msg(st);
-
-		KUNIT_ASSERT_NOT_NULL(test, s);
-		KUNIT_EXPECT_GT(test, strlen(s), 0UL);
-		KUNIT_EXPECT_STRNEQ(test, s, "unrecognized status");
-		for (j = 0; j < st; j++)
-			KUNIT_EXPECT_STRNEQ(test, s, seen[j]);
-		seen[st] = s;
-	}
+	for (st = IB_WC_SUCCESS; st <= IB_WC_GENERAL_ERR; st++)
+		names[st] = ib_wc_status_msg(st);
+	strings_expect_distinct(test, names, ARRAY_SIZE(names),
+				"unrecognized status");
 }
 
 static void strings_unknown_status(struct kunit *test)
