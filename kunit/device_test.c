@@ -37,6 +37,14 @@ static struct tdev *tk_dev(struct kunit *test, const struct tdev_params *p)
 	return td;
 }
 
+/* A registered tdev with the default parameters, named from @name. */
+static struct tdev *tk_dev_named(struct kunit *test, const char *name)
+{
+	struct tdev_params p = { .name = name };
+
+	return tk_dev(test, &p);
+}
+
 static struct net_device *tk_netdev(struct kunit *test)
 {
 	static const u8 mac[ETH_ALEN] = { 0x02, 0x11, 0x22, 0x33, 0x44, 0x55 };
@@ -228,8 +236,7 @@ static void set_device_ops_sizes(struct kunit *test)
 
 static void dealloc_registered_refused(struct kunit *test)
 {
-	struct tdev_params p = { .name = "ktkeep%d" };
-	struct tdev *td = tk_dev(test, &p);
+	struct tdev *td = tk_dev_named(test, "ktkeep%d");
 	struct ib_device *found;
 
 	ib_dealloc_device(&td->ibdev);
@@ -259,8 +266,7 @@ static struct kunit_suite alloc_suite = {
 
 static void register_basic(struct kunit *test)
 {
-	struct tdev_params p = { .name = "ktbasic%d" };
-	struct tdev *td = tk_dev(test, &p);
+	struct tdev *td = tk_dev_named(test, "ktbasic%d");
 	struct ib_device *dev = &td->ibdev;
 
 	KUNIT_EXPECT_STREQ(test, dev_name(&dev->dev), "ktbasic0");
@@ -305,8 +311,7 @@ static void register_exact_name_duplicate(struct kunit *test)
 
 static void register_twice(struct kunit *test)
 {
-	struct tdev_params p = { .name = "kttwice%d" };
-	struct tdev *td = tk_dev(test, &p);
+	struct tdev *td = tk_dev_named(test, "kttwice%d");
 
 	KUNIT_EXPECT_EQ(test, ib_register_device(&td->ibdev, "ktother%d", NULL),
 			-EEXIST);
@@ -388,8 +393,7 @@ static void register_port_data(struct kunit *test)
 
 static void register_kverbs_decision(struct kunit *test)
 {
-	struct tdev_params p = { .name = "ktkv%d" };
-	struct tdev *td = tk_dev(test, &p);
+	struct tdev *td = tk_dev_named(test, "ktkv%d");
 	const struct ib_device_ops *o = &td->ibdev.ops;
 	bool all = o->query_device && o->query_port && o->alloc_pd &&
 		   o->dealloc_pd && o->create_qp && o->modify_qp &&
@@ -464,8 +468,7 @@ static void tk_unregister_fn(void *arg)
 
 static void unregister_waits_for_references(struct kunit *test)
 {
-	struct tdev_params p = { .name = "ktwait%d" };
-	struct tdev *td = tk_dev(test, &p);
+	struct tdev *td = tk_dev_named(test, "ktwait%d");
 	struct ib_device *found;
 	struct tk_thread t;
 
@@ -485,8 +488,7 @@ static void unregister_waits_for_references(struct kunit *test)
 
 static void unregister_and_put(struct kunit *test)
 {
-	struct tdev_params p = { .name = "ktandput%d" };
-	struct tdev *td = tk_dev(test, &p);
+	struct tdev *td = tk_dev_named(test, "ktandput%d");
 	struct ib_device *found;
 
 	found = ib_device_get_by_name(td->ibdev.name, RDMA_DRIVER_UNKNOWN);
@@ -529,8 +531,7 @@ static void unregister_queued(struct kunit *test)
 
 static void unregister_queued_needs_dealloc_driver(struct kunit *test)
 {
-	struct tdev_params p = { .name = "ktqn%d" };
-	struct tdev *td = tk_dev(test, &p);
+	struct tdev *td = tk_dev_named(test, "ktqn%d");
 
 	ib_unregister_device_queued(&td->ibdev);
 	msleep(50);
@@ -738,8 +739,7 @@ static void client_after_devices(struct kunit *test)
 static void client_data_null_until_set(struct kunit *test)
 {
 	struct tk_client *c = tk_client_init(0, NULL);
-	struct tdev_params p = { .name = "ktcd%d" };
-	struct tdev *a = tk_dev(test, &p);
+	struct tdev *a = tk_dev_named(test, "ktcd%d");
 
 	KUNIT_ASSERT_EQ(test, ib_register_client(&c->client), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&c->adds), 1);
@@ -758,8 +758,7 @@ static void client_data_null_until_set(struct kunit *test)
 static void client_data_refused_when_not_added(struct kunit *test)
 {
 	struct tk_client *c = tk_client_init(0, NULL);
-	struct tdev_params p = { .name = "ktcn%d" };
-	struct tdev *a = tk_dev(test, &p);
+	struct tdev *a = tk_dev_named(test, "ktcn%d");
 
 	c->decline = true;
 	KUNIT_ASSERT_EQ(test, ib_register_client(&c->client), 0);
@@ -799,8 +798,7 @@ static void client_remove_reverse_order(struct kunit *test)
 static void client_kverbs_requirement(struct kunit *test)
 {
 	struct tk_client *c = tk_client_init(0, NULL);
-	struct tdev_params p = { .name = "ktkvc%d" };
-	struct tdev *a = tk_dev(test, &p);
+	struct tdev *a = tk_dev_named(test, "ktkvc%d");
 
 	c->client.no_kverbs_req = 0;
 	KUNIT_ASSERT_EQ(test, ib_register_client(&c->client), 0);
@@ -1025,8 +1023,7 @@ static void event_fanout_to_all(struct kunit *test)
 
 static void event_unregistered_handler_stops(struct kunit *test)
 {
-	struct tdev_params p = { .name = "ktevu%d" };
-	struct tdev *td = tk_dev(test, &p);
+	struct tdev *td = tk_dev_named(test, "ktevu%d");
 	struct tk_handler a, b, witness;
 
 	tk_handler_add(&a, &td->ibdev);
@@ -1068,8 +1065,7 @@ static void event_only_own_device(struct kunit *test)
 
 static void event_device_fatal(struct kunit *test)
 {
-	struct tdev_params p = { .name = "ktevf%d" };
-	struct tdev *td = tk_dev(test, &p);
+	struct tdev *td = tk_dev_named(test, "ktevf%d");
 	struct ib_event e = { .device = &td->ibdev,
 			      .event = IB_EVENT_DEVICE_FATAL };
 	struct tk_handler h;
@@ -1084,8 +1080,7 @@ static void event_device_fatal(struct kunit *test)
 
 static void event_port_state_cache(struct kunit *test)
 {
-	struct tdev_params p = { .name = "ktevs%d" };
-	struct tdev *td = tk_dev(test, &p);
+	struct tdev *td = tk_dev_named(test, "ktevs%d");
 	struct ib_device *dev = &td->ibdev;
 	struct ib_port_attr attr;
 
@@ -1104,8 +1099,7 @@ static void event_port_state_cache(struct kunit *test)
 
 static void event_lid_change(struct kunit *test)
 {
-	struct tdev_params p = { .name = "ktevl%d" };
-	struct tdev *td = tk_dev(test, &p);
+	struct tdev *td = tk_dev_named(test, "ktevl%d");
 	struct ib_port_attr attr;
 
 	KUNIT_ASSERT_EQ(test, ib_query_port(&td->ibdev, 1, &attr), 0);
@@ -1236,8 +1230,7 @@ static void query_pkey_cases(struct kunit *test)
 
 static void modify_device_cases(struct kunit *test)
 {
-	struct tdev_params p = { .name = "ktmd%d" };
-	struct tdev *td = tk_dev(test, &p);
+	struct tdev *td = tk_dev_named(test, "ktmd%d");
 	struct ib_device_modify m = { .node_desc = "kunit node",
 				      .sys_image_guid = 0x1122334455667788ULL };
 
@@ -1261,8 +1254,7 @@ static void modify_device_cases(struct kunit *test)
 
 static void modify_port_cases(struct kunit *test)
 {
-	struct tdev_params p = { .name = "ktmp%d" };
-	struct tdev *td = tk_dev(test, &p);
+	struct tdev *td = tk_dev_named(test, "ktmp%d");
 	struct ib_port_modify m = { .set_port_cap_mask = IB_PORT_SM };
 	struct ib_port_attr attr;
 
@@ -1318,8 +1310,7 @@ static struct kunit_suite port_suite = {
 
 static void gid_ib_default(struct kunit *test)
 {
-	struct tdev_params p = { .name = "ktgi%d" };
-	struct tdev *td = tk_dev(test, &p);
+	struct tdev *td = tk_dev_named(test, "ktgi%d");
 	union ib_gid gid;
 
 	KUNIT_ASSERT_EQ(test, rdma_query_gid(&td->ibdev, 1, 0, &gid), 0);
@@ -1394,8 +1385,7 @@ static void gid_attr_errors(struct kunit *test)
 
 static void gid_attr_outlives_device(struct kunit *test)
 {
-	struct tdev_params p = { .name = "ktgo%d" };
-	struct tdev *td = tk_dev(test, &p);
+	struct tdev *td = tk_dev_named(test, "ktgo%d");
 	const struct ib_gid_attr *attr = rdma_get_gid_attr(&td->ibdev, 1, 0);
 	__be64 guid = td->ibdev.node_guid;
 
@@ -1639,8 +1629,7 @@ static struct kunit_suite netdev_suite = {
 
 static void sysfs_device_attrs(struct kunit *test)
 {
-	struct tdev_params p = { .name = "ktsd%d" };
-	struct tdev *td = tk_dev(test, &p);
+	struct tdev *td = tk_dev_named(test, "ktsd%d");
 	u64 guid = be64_to_cpu(td->ibdev.node_guid);
 	char want[64];
 
@@ -1657,8 +1646,7 @@ static void sysfs_device_attrs(struct kunit *test)
 
 static void sysfs_node_desc_write(struct kunit *test)
 {
-	struct tdev_params p = { .name = "ktsw%d" };
-	struct tdev *td = tk_dev(test, &p);
+	struct tdev *td = tk_dev_named(test, "ktsw%d");
 
 	KUNIT_ASSERT_EQ(test, tk_sysfs_write(&td->ibdev, "node_desc",
 					     "written by kunit"), 0);
@@ -1696,8 +1684,7 @@ static void sysfs_port_attrs(struct kunit *test)
 
 static void sysfs_port_query_error(struct kunit *test)
 {
-	struct tdev_params p = { .name = "ktspe%d" };
-	struct tdev *td = tk_dev(test, &p);
+	struct tdev *td = tk_dev_named(test, "ktspe%d");
 
 	tdev_fail(td, TDEV_FAIL_QUERY_PORT, true);
 	tk_expect_sysfs_err(test, &td->ibdev, "ports/1/state", -EIO);
@@ -1754,8 +1741,7 @@ static void sysfs_tables_roce(struct kunit *test)
 
 static void sysfs_gone_after_unregister(struct kunit *test)
 {
-	struct tdev_params p = { .name = "ktsg%d" };
-	struct tdev *td = tk_dev(test, &p);
+	struct tdev *td = tk_dev_named(test, "ktsg%d");
 
 	KT_EXPECT_SYSFS(test, &td->ibdev, "node_type", "1: CA\n");
 	tdev_unregister(td);
