@@ -192,11 +192,18 @@ EXPORT_SYMBOL(__ib_alloc_cq);
 static atomic_t cq_next_vector = ATOMIC_INIT(0);
 
 /* See verbs_priv.h. */
+int ib_cq_nr_vectors(struct ib_device *dev)
+{
+	return max_t(int, min_t(int, dev->num_comp_vectors, num_online_cpus()),
+		     1);
+}
+
+/* See verbs_priv.h. */
 int ib_cq_pick_vector(struct ib_device *dev)
 {
-	int n = min_t(int, dev->num_comp_vectors, num_online_cpus());
+	int n = ib_cq_nr_vectors(dev);
 
-	if (n <= 1)
+	if (n == 1)
 		return 0;
 	return (unsigned int)atomic_inc_return(&cq_next_vector) % n;
 }

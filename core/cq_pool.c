@@ -87,8 +87,7 @@ struct ib_cq *ib_cq_pool_get(struct ib_device *dev, unsigned int nr_cqe,
 			     int comp_vector_hint,
 			     enum ib_poll_context poll_ctx)
 {
-	int nvec = clamp_t(int, min_t(int, dev->num_comp_vectors,
-				      num_online_cpus()), 1, INT_MAX);
+	int nvec = ib_cq_nr_vectors(dev);
 	unsigned int cqe;
 	struct ib_cq *cq;
 	int vector, ret;

@@ -14,6 +14,9 @@
  */
 int ib_cq_pick_vector(struct ib_device *dev);
 
+/* How many completion vectors of @dev the core spreads CQs over (>= 1). */
+int ib_cq_nr_vectors(struct ib_device *dev);
+
 /*
  * Frees a device's shared CQs (core/cq_pool.c).  The device model calls it
  * when a device unregisters, after every client is removed; the device's
