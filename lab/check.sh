@@ -93,9 +93,23 @@ else
 	have_rootfs=0
 fi
 
+# diags_result RESULT LOG BUILD_DIR WHAT: PASS if LOG has no diagnostic in
+# our files (kept in LOG's .txt twin), else FAIL with their count.
+diags_result() {
+	local txt=${2%.log}.txt n
+
+	n=$(our_diags "$2" "$3" | tee "$txt" | wc -l)
+	if [ "$n" -eq 0 ]; then
+		result PASS "$1"
+	else
+		head -n 20 "$txt"
+		result FAIL "$1" "$n $4"
+	fi
+}
+
 # build_for NAME KDIR: W=1 build, then sparse.  Sets built_NAME.
 build_for() {
-	local name=$1 kdir=$2 rel b n
+	local name=$1 kdir=$2 rel b
 	rel=$(kdir_release "$kdir")
 	b="$TOP_DIR/build/$rel"
 	step "building for the $name kernel ($rel) with W=1"
@@ -108,25 +122,13 @@ build_for() {
 		eval "built_$name=0"
 		return
 	fi
-	n=$(our_diags "$LOGS/build-$name.log" "$b" | tee "$LOGS/warnings-$name.txt" | wc -l)
-	if [ "$n" -eq 0 ]; then
-		result PASS "warnings/$name"
-	else
-		head -n 20 "$LOGS/warnings-$name.txt"
-		result FAIL "warnings/$name" "$n W=1 warnings"
-	fi
+	diags_result "warnings/$name" "$LOGS/build-$name.log" "$b" "W=1 warnings"
 	step "sparse (make C=2) for the $name kernel"
 	if ! make -C "$TOP_DIR" KDIR="$kdir" C=2 >"$LOGS/sparse-$name.log" 2>&1; then
 		result FAIL "sparse/$name" "make C=2 failed, see $LOGS/sparse-$name.log"
 		return
 	fi
-	n=$(our_diags "$LOGS/sparse-$name.log" "$b" | tee "$LOGS/sparse-$name.txt" | wc -l)
-	if [ "$n" -eq 0 ]; then
-		result PASS "sparse/$name"
-	else
-		head -n 20 "$LOGS/sparse-$name.txt"
-		result FAIL "sparse/$name" "$n warnings"
-	fi
+	diags_result "sparse/$name" "$LOGS/sparse-$name.log" "$b" "warnings"
 }
 
 built_stock=0 built_test=0
