@@ -12,35 +12,51 @@
 #
 # Objects are built in build/<kernel release>/, so builds for several
 # kernels live side by side.
+#
+# "make demo" and "make check" install the kernel headers themselves, so
+# nothing that needs a kernel tree may be evaluated while this file is
+# read: every such variable is deferred (=), and the targets that build
+# stop with a clear message, when they run, if there is no tree.
 
 TOP := $(CURDIR)
-KDIR ?= $(shell ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort -V | tail -n1)
-ifeq ($(KDIR),)
-$(error no KDIR: install linux-headers-amd64 or pass KDIR=<kernel build tree>)
-endif
-KREL := $(shell sed -n 's/^#define UTS_RELEASE "\(.*\)"$$/\1/p' $(KDIR)/include/generated/utsrelease.h 2>/dev/null)
-BUILD := $(TOP)/build/$(KREL)
-TARGET_SYMVERS ?= $(shell ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort -V | tail -n1)/Module.symvers
 
-KCONF := $(firstword $(wildcard $(KDIR)/scripts/kconfig/conf) \
-		     $(wildcard /usr/lib/linux-kbuild-6.1/scripts/kconfig/conf))
+# The newest installed Debian headers; looked up once, on first use.
+newest_headers = $(shell ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort -V | tail -n1)
+KDIR ?= $(eval KDIR := $(newest_headers))$(KDIR)
+TARGET_SYMVERS ?= $(eval TARGET_SYMVERS := $(newest_headers)/Module.symvers)$(TARGET_SYMVERS)
+
+KREL = $(shell sed -n 's/^\#define UTS_RELEASE "\(.*\)"$$/\1/p' \
+	$(KDIR)/include/generated/utsrelease.h 2>/dev/null)
+BUILD = $(TOP)/build/$(KREL)
+
+KCONF = $(firstword $(wildcard $(KDIR)/scripts/kconfig/conf) \
+		    $(wildcard /usr/lib/linux-kbuild-6.1/scripts/kconfig/conf))
 KCONFIG_ENV := KCONFIG_CONFIG=$(TOP)/.config \
 	KCONFIG_AUTOCONFIG=$(TOP)/.kconfig/auto.conf \
 	KCONFIG_AUTOHEADER=$(TOP)/.kconfig/autoconf.h \
 	KCONFIG_RUSTCCFG=$(TOP)/.kconfig/rustc_cfg
 
+# Expanded in recipes only: stop there, not while parsing.
+need_kdir = $(if $(wildcard $(KDIR)/include/generated/utsrelease.h),,$(error \
+	no kernel build tree$(if $(KDIR), in KDIR=$(KDIR)): install linux-headers-amd64 \
+	or pass KDIR=<kernel build tree>))
+need_kconf = $(if $(KCONF),,$(error no kconfig tool: install linux-headers-amd64 \
+	(it brings linux-kbuild-6.1) or pass KDIR=<kernel build tree>))
+
 SRC_DIRS := Kbuild core hw uverbs ulp include kunit
-KBUILD_ARGS := -C $(KDIR) M=$(BUILD) KBUILD_SYMTYPES=1 $(if $(C),C=$(C)) $(if $(W),W=$(W))
+KBUILD_ARGS = -C $(KDIR) M=$(BUILD) KBUILD_SYMTYPES=1 $(if $(C),C=$(C)) $(if $(W),W=$(W))
 
 .PHONY: all modules install abi-check check demo bench clean \
-	defconfig olddefconfig menuconfig syncconfig sources
+	defconfig olddefconfig menuconfig syncconfig sources kdir
 
 all: modules
 
 .config:
+	$(need_kconf)
 	@$(KCONFIG_ENV) $(KCONF) --alldefconfig Kconfig >/dev/null
 
 defconfig:
+	$(need_kconf)
 	@$(KCONFIG_ENV) $(KCONF) --alldefconfig Kconfig
 
 olddefconfig: .config
@@ -53,9 +69,12 @@ syncconfig: .config
 	@mkdir -p .kconfig
 	@cd .kconfig && $(KCONFIG_ENV) $(KCONF) --syncconfig $(TOP)/Kconfig >/dev/null
 
+kdir:
+	$(need_kdir)
+
 # Mirror the sources into the per-kernel build directory; kbuild writes its
 # objects next to them.
-sources: syncconfig
+sources: kdir syncconfig
 	@mkdir -p $(BUILD)
 	@rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='*.mod*' \
 		--exclude='.*.cmd' --exclude='*.symtypes' --exclude='Module.symvers' \

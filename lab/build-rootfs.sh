@@ -50,8 +50,10 @@ if [ -z "$main_mirror" ] && [ -f /etc/apt/sources.list ]; then
 	main_mirror=$(awk '$1 == "deb" && $3 == "bookworm" { print $2; exit }' /etc/apt/sources.list)
 	sec_mirror=$(awk '$1 == "deb" && $3 == "bookworm-security" { print $2; exit }' /etc/apt/sources.list)
 fi
-main_mirror=${main_mirror:-http://deb.debian.org/debian}
-sec_mirror=${sec_mirror:-http://deb.debian.org/debian-security}
+[ -n "$main_mirror" ] ||
+	die "no bookworm mirror in this machine's apt sources (/etc/apt/sources.list.d/*.sources or /etc/apt/sources.list): add one, the root filesystem is installed from it"
+sec_suite=bookworm-security
+[ -n "$sec_mirror" ] || { log "rootfs: no bookworm-security mirror in the apt sources, installing without security updates"; sec_suite=; }
 
 mapfile -t pkgs < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$LAB_DIR/rootfs-packages")
 pkgs+=("linux-image-$rel")
@@ -74,11 +76,11 @@ log "rootfs: debootstrap --variant=minbase bookworm from $main_mirror"
 debootstrap --variant=minbase bookworm "$tree" "$main_mirror" >"$work/debootstrap.log" 2>&1 ||
 	{ tail -n 30 "$work/debootstrap.log" >&2; die "debootstrap failed"; }
 
-cat >"$tree/etc/apt/sources.list" <<SRC
-deb $main_mirror bookworm main
-deb $main_mirror bookworm-updates main
-deb $sec_mirror bookworm-security main
-SRC
+{
+	echo "deb $main_mirror bookworm main"
+	echo "deb $main_mirror bookworm-updates main"
+	[ -z "$sec_suite" ] || echo "deb $sec_mirror $sec_suite main"
+} >"$tree/etc/apt/sources.list"
 # No service starts inside the chroot.
 printf '#!/bin/sh\nexit 101\n' >"$tree/usr/sbin/policy-rc.d"
 chmod 755 "$tree/usr/sbin/policy-rc.d"

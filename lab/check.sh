@@ -3,6 +3,8 @@
 #
 #   lab/check.sh
 #
+# 0. the README's commands get past the Makefile with no kernel trees
+#    (lab/fresh-parse.sh: fresh/*)
 # 1. installs what it needs (Debian bookworm: headers, linux-source-6.1,
 #    compiler and kernel build deps, sparse, QEMU, debootstrap)
 # 2. the debug test kernel (lab/build-kernel.sh, cached; ~21 min when not),
@@ -19,7 +21,8 @@
 #    (stock/report/*)
 #
 # One line per result, then "N passed, N failed[, N skipped]"; exit status 1
-# on any failure.  Logs in build/check/.
+# on any failure.  Logs in build/check/, the wall time of each stage in
+# build/check/times.txt.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -28,6 +31,13 @@ rm -rf "$LOGS"
 mkdir -p "$LOGS"
 npass=0 nfail=0 nskip=0
 t0=$(date +%s)
+export LAB_TIMES="$LOGS/times.txt"
+{
+	echo "# make check, $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs"
+	echo "# caches before the run: test kernel $([ -f "$(test_kernel_dir)/.done" ] && echo warm || echo cold)," \
+		"root filesystem $(ls "$LAB_CACHE"/rootfs/*/.done >/dev/null 2>&1 && echo warm || echo cold)," \
+		"headers $(stock_kdir >/dev/null && echo installed || echo absent)"
+} >"$LAB_TIMES"
 
 result() {	# STATUS NAME [DETAIL]
 	case "$1" in
@@ -59,8 +69,12 @@ our_diags() {	# LOG BUILD_DIR
 		sed "s|^$2/||" | sort -u
 }
 
+step "the README's commands with no kernel trees"
+timed fresh-parse "$LAB_DIR/fresh-parse.sh" >"$LOGS/fresh.log" 2>&1
+results_from "$LOGS/fresh.log"
+
 step "installing what is missing"
-need_pkgs build-essential linux-headers-amd64 linux-source-6.1 rsync kmod python3 \
+timed packages need_pkgs build-essential linux-headers-amd64 linux-source-6.1 rsync kmod python3 \
 	sparse qemu-system-x86 debootstrap e2fsprogs flex bison bc libelf-dev \
 	libssl-dev cpio xz-utils ||
 	{ result FAIL setup "apt-get install failed"; echo "$npass passed, $nfail failed"; exit 1; }
@@ -71,12 +85,13 @@ srel=$(kdir_release "$skdir")
 # The root filesystem builds while the kernel does (network and dpkg
 # against compiling).
 step "root filesystem and stock kernel image (background)"
-("$LAB_DIR/build-rootfs.sh" && "$LAB_DIR/stock-kernel.sh") >"$LOGS/rootfs.log" 2>&1 &
+(timed rootfs "$LAB_DIR/build-rootfs.sh" && timed stock-image "$LAB_DIR/stock-kernel.sh") \
+	>"$LOGS/rootfs.log" 2>&1 &
 rootfs_pid=$!
 
 step "test kernel (cached, or about 21 minutes)"
 tk=
-if tk=$("$LAB_DIR/build-kernel.sh" 2>"$LOGS/kernel.log") && [ -f "$tk/.done" ]; then
+if tk=$(timed test-kernel "$LAB_DIR/build-kernel.sh" 2>"$LOGS/kernel.log") && [ -f "$tk/.done" ]; then
 	trel=$(cat "$tk/release")
 	result PASS lab/test-kernel
 else
@@ -84,7 +99,7 @@ else
 	result FAIL lab/test-kernel "see $LOGS/kernel.log"
 	tk=
 fi
-if wait $rootfs_pid; then
+if timed rootfs-wait wait $rootfs_pid; then
 	result PASS lab/rootfs
 	have_rootfs=1
 else
@@ -113,7 +128,7 @@ build_for() {
 	rel=$(kdir_release "$kdir")
 	b="$TOP_DIR/build/$rel"
 	step "building for the $name kernel ($rel) with W=1"
-	if make -C "$TOP_DIR" KDIR="$kdir" W=1 >"$LOGS/build-$name.log" 2>&1; then
+	if timed "build-$name" make -C "$TOP_DIR" KDIR="$kdir" W=1 >"$LOGS/build-$name.log" 2>&1; then
 		result PASS "build/$name"
 		eval "built_$name=1"
 	else
@@ -124,7 +139,7 @@ build_for() {
 	fi
 	diags_result "warnings/$name" "$LOGS/build-$name.log" "$b" "W=1 warnings"
 	step "sparse (make C=2) for the $name kernel"
-	if ! make -C "$TOP_DIR" KDIR="$kdir" C=2 >"$LOGS/sparse-$name.log" 2>&1; then
+	if ! timed "sparse-$name" make -C "$TOP_DIR" KDIR="$kdir" C=2 >"$LOGS/sparse-$name.log" 2>&1; then
 		result FAIL "sparse/$name" "make C=2 failed, see $LOGS/sparse-$name.log"
 		return
 	fi
@@ -140,7 +155,7 @@ abi_check() {
 	local name=$1 kdir=$2 symvers=$3 ulps=$4 log="$LOGS/abi-check-$1.log"
 
 	step "abi-check against the $name kernel"
-	if make -C "$TOP_DIR" -s KDIR="$kdir" TARGET_SYMVERS="$symvers" abi-check \
+	if timed "abi-check-$name" make -C "$TOP_DIR" -s KDIR="$kdir" TARGET_SYMVERS="$symvers" abi-check \
 		ULP_MODULES="$ulps" >"$log" 2>&1; then
 		result PASS "abi-check/$name" "$(grep -m1 'exports implemented' "$log")"
 	else
@@ -165,7 +180,7 @@ if [ -n "$tk" ] && [ $built_test -eq 1 ] && [ $have_rootfs -eq 1 ]; then
 		result FAIL kunit "no suite module was built"
 	else
 		step "KUnit: ${suites[*]} in the test-kernel VM"
-		"$LAB_DIR/kunit.sh" --build "$TOP_DIR/build/$trel" --out "$LOGS/kunit-vm" \
+		timed vm-test-kernel "$LAB_DIR/kunit.sh" --build "$TOP_DIR/build/$trel" --out "$LOGS/kunit-vm" \
 			"${suites[@]}" >"$LOGS/kunit.log" 2>&1
 		results_from "$LOGS/kunit.log"
 		grep -q '^PASS kunit/' "$LOGS/kunit.log" ||
@@ -178,7 +193,7 @@ fi
 
 if [ $built_stock -eq 1 ] && [ $have_rootfs -eq 1 ]; then
 	step "stock kernel VM: insert and remove our modules"
-	"$LAB_DIR/vm.sh" --kernel stock --modules "$TOP_DIR/build/$srel" --out "$LOGS/stock-vm" \
+	timed vm-stock-kernel "$LAB_DIR/vm.sh" --kernel stock --modules "$TOP_DIR/build/$srel" --out "$LOGS/stock-vm" \
 		--timeout 600 --quiet "$LAB_DIR/plans/modload.sh" >"$LOGS/stock.log" 2>&1
 	vrc=$?
 	o="$LOGS/stock-vm/share/out"
@@ -196,6 +211,7 @@ else
 fi
 
 step "done"
+stage_time total $(($(date +%s) - t0))
 summary="$npass passed, $nfail failed"
 [ $nskip -eq 0 ] || summary="$summary, $nskip skipped"
 echo "$summary"

@@ -9,7 +9,8 @@
 #
 # Installs what it needs on a fresh Debian bookworm machine (headers,
 # compiler, QEMU, debootstrap) and caches the root filesystem and the stock
-# kernel image in /var/cache/rdma-lab.
+# kernel image in /var/cache/rdma-lab.  Logs and the wall time of each stage
+# (times.txt) in build/demo/.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -23,17 +24,26 @@ while [ $# -gt 0 ]; do
 	esac
 done
 
-need_pkgs build-essential linux-headers-amd64 rsync kmod python3 \
+logs="$TOP_DIR/build/demo"
+rm -rf "$logs"
+mkdir -p "$logs"
+t0=$(date +%s)
+export LAB_TIMES="$logs/times.txt"
+echo "# make demo, $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs" >"$LAB_TIMES"
+
+timed packages need_pkgs build-essential linux-headers-amd64 rsync kmod python3 \
 	qemu-system-x86 debootstrap e2fsprogs
 kdir=$(stock_kdir) || die "no linux-headers-*-amd64"
 rel=$(kdir_release "$kdir")
 
 log "demo: building our modules for $rel"
-mkdir -p "$TOP_DIR/build"
-make -C "$TOP_DIR" -s KDIR="$kdir" >"$TOP_DIR/build/demo-make.log" 2>&1 ||
-	{ tail -n 30 "$TOP_DIR/build/demo-make.log" >&2; die "build failed"; }
+timed build-stock make -C "$TOP_DIR" -s KDIR="$kdir" >"$logs/make.log" 2>&1 ||
+	{ tail -n 30 "$logs/make.log" >&2; die "build failed"; }
 log "demo: root filesystem and stock kernel (cached after the first run)"
-"$LAB_DIR/build-rootfs.sh" >/dev/null
-"$LAB_DIR/stock-kernel.sh" >/dev/null
-exec "$LAB_DIR/vm.sh" --kernel stock --modules "$TOP_DIR/build/$rel" --timeout 600 \
-	"${out[@]}" "$LAB_DIR/plans/demo.sh" "$ndevs"
+timed rootfs "$LAB_DIR/build-rootfs.sh" >/dev/null
+timed stock-image "$LAB_DIR/stock-kernel.sh" >/dev/null
+rc=0
+timed vm-stock-kernel "$LAB_DIR/vm.sh" --kernel stock --modules "$TOP_DIR/build/$rel" \
+	--timeout 600 "${out[@]}" "$LAB_DIR/plans/demo.sh" "$ndevs" || rc=$?
+stage_time total $(($(date +%s) - t0))
+exit $rc

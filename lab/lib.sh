@@ -60,3 +60,20 @@ stock_kdir() {
 kdir_release() {
 	sed -n 's/^#define UTS_RELEASE "\(.*\)"$/\1/p' "$1/include/generated/utsrelease.h"
 }
+
+# Stage timings: "NAME SECONDS" lines appended to $LAB_TIMES, when it is set
+# (make check: build/check/times.txt; make demo: build/demo/times.txt).
+stage_time() {	# NAME SECONDS
+	[ -z "${LAB_TIMES:-}" ] || printf '%-24s %6d s\n' "$1" "$2" >>"$LAB_TIMES"
+}
+
+# timed NAME CMD...: run CMD, record its wall time as stage NAME, return its
+# exit status.
+timed() {
+	local name=$1 t rc=0
+	shift
+	t=$(date +%s)
+	"$@" || rc=$?
+	stage_time "$name" $(($(date +%s) - t))
+	return $rc
+}
