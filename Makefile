@@ -63,7 +63,7 @@ olddefconfig: .config
 	@$(KCONFIG_ENV) $(KCONF) --olddefconfig Kconfig
 
 menuconfig: .config
-	@$(KCONFIG_ENV) $(TOP)/lab/kconfig-tool.sh mconf Kconfig
+	@$(KCONFIG_ENV) $(TOP)/lab/host/kconfig-tool.sh mconf Kconfig
 
 syncconfig: .config
 	@mkdir -p .kconfig
@@ -96,10 +96,10 @@ abi-check: modules
 		$(if $(REF_SYMTYPES),--ref-symtypes $(REF_SYMTYPES))
 
 check:
-	@$(TOP)/lab/check.sh
+	@$(TOP)/lab/host/check.sh
 
 demo:
-	@$(TOP)/lab/demo.sh
+	@$(TOP)/lab/host/demo.sh
 
 clean:
 	rm -rf $(TOP)/build $(TOP)/.kconfig

@@ -1,6 +1,6 @@
 #!/bin/sh
-# Guest plan of lab/check.sh on the stock kernel: insert and remove our
-# modules; one result line per step.  lab/check.sh then reads the kernel
+# Guest plan of lab/host/check.sh on the stock kernel: insert and remove our
+# modules; one result line per step.  lab/host/check.sh then reads the kernel
 # log for reports.
 . /lab/guest-lib.sh
 rc=0

@@ -1,20 +1,20 @@
 #!/usr/bin/env bash
 # make check (and .ci/run): every test, on both kernels.
 #
-#   lab/check.sh
+#   lab/host/check.sh
 #
 # 0. the README's commands get past the Makefile with no kernel trees
-#    (lab/fresh-parse.sh: fresh/*)
+#    (lab/host/fresh-parse.sh: fresh/*)
 # 1. installs what it needs (Debian bookworm: headers, linux-source-6.1,
 #    compiler and kernel build deps, sparse, QEMU, debootstrap)
-# 2. the debug test kernel (lab/build-kernel.sh, cached; ~21 min when not),
-#    the root filesystem (lab/build-rootfs.sh, cached) and Debian's stock
-#    kernel image (lab/stock-kernel.sh, cached)
+# 2. the debug test kernel (lab/host/build-kernel.sh, cached; ~21 min when not),
+#    the root filesystem (lab/host/build-rootfs.sh, cached) and Debian's stock
+#    kernel image (lab/host/stock-kernel.sh, cached)
 # 3. builds our modules for both kernels with W=1 (build/*, warnings/*)
 # 4. sparse, make C=2, for both (sparse/*: warnings in our files)
 # 5. make abi-check against the stock kernel and its ULP modules, and against
 #    the test kernel and its in-tree ULP builds (abi-check/stock, abi-check/test)
-# 6. every KUnit suite module in the test-kernel VM (lab/kunit.sh):
+# 6. every KUnit suite module in the test-kernel VM (lab/host/kunit.sh):
 #    kunit/<suite>/<case>, and report/{kasan,lockdep,kmemleak,warn,bug}
 # 7. the stock-kernel VM: insert and remove ib_core, rdma_devwatch,
 #    rdma_kunit_tdev (stock/load/*, stock/unload/*), its kernel log
@@ -70,7 +70,7 @@ our_diags() {	# LOG BUILD_DIR
 }
 
 step "the README's commands with no kernel trees"
-timed fresh-parse "$LAB_DIR/fresh-parse.sh" >"$LOGS/fresh.log" 2>&1
+timed fresh-parse "$HOST_DIR/fresh-parse.sh" >"$LOGS/fresh.log" 2>&1
 results_from "$LOGS/fresh.log"
 
 step "installing what is missing"
@@ -85,13 +85,13 @@ srel=$(kdir_release "$skdir")
 # The root filesystem builds while the kernel does (network and dpkg
 # against compiling).
 step "root filesystem and stock kernel image (background)"
-(timed rootfs "$LAB_DIR/build-rootfs.sh" && timed stock-image "$LAB_DIR/stock-kernel.sh") \
+(timed rootfs "$HOST_DIR/build-rootfs.sh" && timed stock-image "$HOST_DIR/stock-kernel.sh") \
 	>"$LOGS/rootfs.log" 2>&1 &
 rootfs_pid=$!
 
 step "test kernel (cached, or about 21 minutes)"
 tk=
-if tk=$(timed test-kernel "$LAB_DIR/build-kernel.sh" 2>"$LOGS/kernel.log") && [ -f "$tk/.done" ]; then
+if tk=$(timed test-kernel "$HOST_DIR/build-kernel.sh" 2>"$LOGS/kernel.log") && [ -f "$tk/.done" ]; then
 	trel=$(cat "$tk/release")
 	result PASS lab/test-kernel
 else
@@ -164,7 +164,7 @@ abi_check() {
 	fi
 }
 
-if [ $built_stock -eq 1 ] && sdir=$("$LAB_DIR/stock-kernel.sh" 2>>"$LOGS/rootfs.log"); then
+if [ $built_stock -eq 1 ] && sdir=$("$HOST_DIR/stock-kernel.sh" 2>>"$LOGS/rootfs.log"); then
 	abi_check stock "$skdir" "$skdir/Module.symvers" "$sdir/lib/modules/$srel"
 else
 	result FAIL abi-check/stock "no stock build or stock kernel image"
@@ -180,7 +180,7 @@ if [ -n "$tk" ] && [ $built_test -eq 1 ] && [ $have_rootfs -eq 1 ]; then
 		result FAIL kunit "no suite module was built"
 	else
 		step "KUnit: ${suites[*]} in the test-kernel VM"
-		timed vm-test-kernel "$LAB_DIR/kunit.sh" --build "$TOP_DIR/build/$trel" --out "$LOGS/kunit-vm" \
+		timed vm-test-kernel "$HOST_DIR/kunit.sh" --build "$TOP_DIR/build/$trel" --out "$LOGS/kunit-vm" \
 			"${suites[@]}" >"$LOGS/kunit.log" 2>&1
 		results_from "$LOGS/kunit.log"
 		grep -q '^PASS kunit/' "$LOGS/kunit.log" ||
@@ -193,13 +193,13 @@ fi
 
 if [ $built_stock -eq 1 ] && [ $have_rootfs -eq 1 ]; then
 	step "stock kernel VM: insert and remove our modules"
-	timed vm-stock-kernel "$LAB_DIR/vm.sh" --kernel stock --modules "$TOP_DIR/build/$srel" --out "$LOGS/stock-vm" \
-		--timeout 600 --quiet "$LAB_DIR/plans/modload.sh" >"$LOGS/stock.log" 2>&1
+	timed vm-stock-kernel "$HOST_DIR/vm.sh" --kernel stock --modules "$TOP_DIR/build/$srel" --out "$LOGS/stock-vm" \
+		--timeout 600 --quiet "$GUEST_DIR/plans/modload.sh" >"$LOGS/stock.log" 2>&1
 	vrc=$?
 	o="$LOGS/stock-vm/share/out"
 	if [ -f "$o/status" ]; then
 		results_from "$o/plan.log"
-		python3 "$LAB_DIR/results.py" reports "$o/dmesg.txt" >"$LOGS/stock-reports.txt"
+		python3 "$HOST_DIR/results.py" reports "$o/dmesg.txt" >"$LOGS/stock-reports.txt"
 		results_from "$LOGS/stock-reports.txt" stock/
 		[ $vrc -ne 126 ] || result FAIL stock/ib_core-is-ours
 	else

@@ -1,5 +1,5 @@
 # shellcheck shell=sh
-# Helpers for plans running in the lab VM (lab/vm.sh); plans source it:
+# Helpers for plans running in the lab VM (lab/host/vm.sh); plans source it:
 #   . /lab/guest-lib.sh
 # Our modules are under /lib/modules/$(uname -r)/updates/, so modprobe
 # prefers them; these helpers make sure of it.

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # make demo: the main job.  Builds our modules for Debian's stock kernel and
-# boots that kernel in a QEMU VM (lab/vm.sh, plan lab/plans/demo.sh): our
+# boots that kernel in a QEMU VM (lab/host/vm.sh, plan lab/guest/plans/demo.sh): our
 # ib_core, the rdma_devwatch client and the test-double driver with two
 # devices; their sysfs attributes, the userspace tools' view, port events,
 # unloading, and the kernel log of it all.
 #
-#   lab/demo.sh [--ndevs N] [--out DIR]
+#   lab/host/demo.sh [--ndevs N] [--out DIR]
 #
 # Installs what it needs on a fresh Debian bookworm machine (headers,
 # compiler, QEMU, debootstrap) and caches the root filesystem and the stock
@@ -40,10 +40,10 @@ log "demo: building our modules for $rel"
 timed build-stock make -C "$TOP_DIR" -s KDIR="$kdir" >"$logs/make.log" 2>&1 ||
 	{ tail -n 30 "$logs/make.log" >&2; die "build failed"; }
 log "demo: root filesystem and stock kernel (cached after the first run)"
-timed rootfs "$LAB_DIR/build-rootfs.sh" >/dev/null
-timed stock-image "$LAB_DIR/stock-kernel.sh" >/dev/null
+timed rootfs "$HOST_DIR/build-rootfs.sh" >/dev/null
+timed stock-image "$HOST_DIR/stock-kernel.sh" >/dev/null
 rc=0
-timed vm-stock-kernel "$LAB_DIR/vm.sh" --kernel stock --modules "$TOP_DIR/build/$rel" \
-	--timeout 600 "${out[@]}" "$LAB_DIR/plans/demo.sh" "$ndevs" || rc=$?
+timed vm-stock-kernel "$HOST_DIR/vm.sh" --kernel stock --modules "$TOP_DIR/build/$rel" \
+	--timeout 600 "${out[@]}" "$GUEST_DIR/plans/demo.sh" "$ndevs" || rc=$?
 stage_time total $(($(date +%s) - t0))
 exit $rc

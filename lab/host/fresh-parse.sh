@@ -10,7 +10,7 @@
 #   - the targets that build (make, make install, make abi-check) must stop
 #     with the message that says to install the headers.
 #
-#   lab/fresh-parse.sh      one PASS/FAIL/SKIP line per command
+#   lab/host/fresh-parse.sh      one PASS/FAIL/SKIP line per command
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 

@@ -2,11 +2,11 @@
 # Run a plan script in a QEMU VM with our modules installed, and return its
 # exit status.
 #
-#   lab/vm.sh --kernel test|stock [options] PLAN [ARG...]
+#   lab/host/vm.sh --kernel test|stock [options] PLAN [ARG...]
 #
-#   --kernel test    the cached debug test kernel (lab/build-kernel.sh), no
+#   --kernel test    the cached debug test kernel (lab/host/build-kernel.sh), no
 #                    initrd, its modules from the cache
-#   --kernel stock   Debian's kernel (lab/stock-kernel.sh) with the initrd
+#   --kernel stock   Debian's kernel (lab/host/stock-kernel.sh) with the initrd
 #                    of the root filesystem
 #   --modules DIR    where our .ko files are (default build/<release>)
 #   --no-modules     boot without ours
@@ -18,7 +18,7 @@
 #   --quiet          do not copy the plan's output to stdout
 #
 # The VM: TCG (nested KVM hangs here), 2 vCPUs, the cached root file system
-# (lab/build-rootfs.sh) as a snapshot=on virtio disk, the console in
+# (lab/host/build-rootfs.sh) as a snapshot=on virtio disk, the console in
 # <run>/console.log.  /sbin/lab-init in the image mounts the "lab" 9p share
 # (<run>/share, read-write) and runs guest-init.sh from it, which mounts the
 # "mods" share (a hard-linked copy of the kernel's module tree with ours
@@ -52,7 +52,7 @@ plan=$1; shift
 [ -f "$plan" ] || die "no plan $plan"
 
 need_pkgs qemu-system-x86 kmod
-rootfs=$("$LAB_DIR/build-rootfs.sh") || die "no root filesystem"
+rootfs=$("$HOST_DIR/build-rootfs.sh") || die "no root filesystem"
 image="$rootfs/rootfs.ext4"
 
 initrd=()
@@ -61,7 +61,7 @@ test)
 	kdir=$(test_kernel_dir)
 	if [ ! -f "$kdir/.done" ]; then
 		alt=$(ls -td "$LAB_CACHE"/kernel/*/.done 2>/dev/null | head -n1)
-		[ -n "$alt" ] || die "no test kernel in $kdir: run lab/build-kernel.sh"
+		[ -n "$alt" ] || die "no test kernel in $kdir: run lab/host/build-kernel.sh"
 		kdir=$(dirname "$alt")
 		log "warning: test kernel not at $(test_kernel_dir), using $kdir"
 	fi
@@ -71,7 +71,7 @@ test)
 	cmdline="console=ttyS0 root=/dev/vda rw rootwait kasan_multi_shot"
 	;;
 stock)
-	sdir=$("$LAB_DIR/stock-kernel.sh") || die "no stock kernel"
+	sdir=$("$HOST_DIR/stock-kernel.sh") || die "no stock kernel"
 	rel=$(cat "$rootfs/release")
 	bzimage="$sdir/boot/vmlinuz-$rel"
 	[ -f "$bzimage" ] || die "stock kernel $rel not in $sdir (rootfs has $rel)"
@@ -137,7 +137,8 @@ depmod -b "$staging" "$rel" || die "depmod failed"
 
 cp "$plan" "$share/plan"
 chmod 755 "$share/plan"
-cp "$LAB_DIR/guest-init.sh" "$LAB_DIR/guest-lib.sh" "$share/"
+cp "$GUEST_DIR/init.sh" "$share/guest-init.sh"
+cp "$GUEST_DIR/lib.sh" "$share/guest-lib.sh"
 {
 	printf 'exec /lab/plan'
 	for a in "$@"; do

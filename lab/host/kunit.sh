@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Run KUnit suite modules in the test-kernel VM and report every case.
 #
-#   lab/kunit.sh [--build DIR] [--out DIR] [--timeout SEC] SUITE_MODULE...
+#   lab/host/kunit.sh [--build DIR] [--out DIR] [--timeout SEC] SUITE_MODULE...
 #
 #   --build DIR   our modules built for the test kernel (make KDIR=<test
 #                 kernel>/linux); default build/<test kernel release>
 #   --out DIR     keep the VM run there (console.log, share/out/dmesg.txt...)
 #
-# In the guest (lab/plans/kunit.sh): ib_core and rdma_kunit_tdev (ours, or
+# In the guest (lab/guest/plans/kunit.sh): ib_core and rdma_kunit_tdev (ours, or
 # fail), then each suite module loaded and unloaded, then everything
 # unloaded and two kmemleak scans.  Prints one line per case
 # (PASS/FAIL/SKIP kunit/<suite>/<case>[/<param>]), a summary per suite, and
@@ -29,10 +29,10 @@ while [ $# -gt 0 ]; do
 	*) break ;;
 	esac
 done
-[ $# -ge 1 ] || die "usage: lab/kunit.sh [--build DIR] SUITE_MODULE..."
+[ $# -ge 1 ] || die "usage: lab/host/kunit.sh [--build DIR] SUITE_MODULE..."
 kdir=$(test_kernel_dir)
 [ -f "$kdir/.done" ] || kdir=$(dirname "$(ls -td "$LAB_CACHE"/kernel/*/.done 2>/dev/null | head -n1)")
-[ -f "$kdir/release" ] || die "no test kernel: run lab/build-kernel.sh"
+[ -f "$kdir/release" ] || die "no test kernel: run lab/host/build-kernel.sh"
 build=${build:-$TOP_DIR/build/$(cat "$kdir/release")}
 for m in "$@"; do
 	[ -n "$(find "$build" -name "${m%.ko}.ko" | head -n1)" ] || die "no $m.ko in $build"
@@ -41,8 +41,8 @@ suites=("${@%.ko}")
 out=${out:-$(mktemp -d "${TMPDIR:-/tmp}/kunit.XXXXXX")}
 
 vrc=0
-"$LAB_DIR/vm.sh" --kernel test --modules "$build" --out "$out" --timeout "$timeout" --mem 1024 \
-	--quiet "$LAB_DIR/plans/kunit.sh" "${suites[@]}" || vrc=$?
+"$HOST_DIR/vm.sh" --kernel test --modules "$build" --out "$out" --timeout "$timeout" --mem 1024 \
+	--quiet "$GUEST_DIR/plans/kunit.sh" "${suites[@]}" || vrc=$?
 
 o="$out/share/out"
 rc=0
@@ -59,14 +59,14 @@ if [ $vrc -ne 0 ]; then
 fi
 logs=("$o/dmesg.txt")
 [ -s "$o/dmesg.txt" ] || logs=("$out/console.log")
-python3 "$LAB_DIR/results.py" ktap "${logs[@]}" "$out/console.log" | tee "$out/ktap.txt" || rc=1
+python3 "$HOST_DIR/results.py" ktap "${logs[@]}" "$out/console.log" | tee "$out/ktap.txt" || rc=1
 reports=("${logs[@]}")
 [ -f "$o/kmemleak.txt" ] && reports+=("$o/kmemleak.txt")
 [ -s "$o/dmesg.txt" ] || reports=("$out/console.log")
 since=()
 [ -s "$o/jiffies0" ] && since=(--since-jiffies "$(cat "$o/jiffies0")")
 [ -s "$o/modules.txt" ] && since+=(--modules "$o/modules.txt" "$build")
-python3 "$LAB_DIR/results.py" reports "${since[@]}" "${reports[@]}" | tee "$out/reports.txt" || rc=1
+python3 "$HOST_DIR/results.py" reports "${since[@]}" "${reports[@]}" | tee "$out/reports.txt" || rc=1
 p=$(grep -c '^PASS kunit/' "$out/ktap.txt" || true)
 f=$(grep -c '^FAIL kunit/' "$out/ktap.txt" || true)
 s=$(grep -c '^SKIP kunit/' "$out/ktap.txt" || true)

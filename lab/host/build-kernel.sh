@@ -3,8 +3,8 @@
 # cache it outside the clone, keyed by the source package version and the
 # config fragment's hash. Prints the cached build directory.
 #
-#   lab/build-kernel.sh            build if not cached, print the directory
-#   lab/build-kernel.sh --path     print the directory only (may not exist)
+#   lab/host/build-kernel.sh            build if not cached, print the directory
+#   lab/host/build-kernel.sh --path     print the directory only (may not exist)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 

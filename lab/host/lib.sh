@@ -2,7 +2,12 @@
 # Shared helpers of the lab scripts: where the caches live and how they are keyed.
 # Sourced, not run.
 
-LAB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# lab/host: what runs on the host; lab/guest: what runs in the VMs (the
+# runner's init and plans); lab/config: the test kernel's fragment and the
+# root filesystem's package list.
+HOST_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+LAB_DIR=$(cd "$HOST_DIR/.." && pwd)
+GUEST_DIR=$LAB_DIR/guest
 TOP_DIR=$(cd "$LAB_DIR/.." && pwd)
 LAB_CACHE=${RDMA_LAB_CACHE:-/var/cache/rdma-lab}
 
@@ -33,11 +38,19 @@ pkg_version() { dpkg-query -W -f='${Version}' "$1"; }
 
 short_hash() { cat "$@" | sha256sum | cut -c1-12; }
 
+# The lines of a config file that mean something: comments and blank lines
+# dropped, but "# CONFIG_X is not set" kept.  Cache keys hash these, so that
+# editing a comment never costs a rebuild.
+config_lines() {
+	grep -vE '^[[:space:]]*(#|$)' "$1"
+	grep -E '^# CONFIG_[A-Za-z0-9_]+ is not set' "$1"
+}
+
 # The test kernel: keyed by linux-source-6.1's version and the fragment.
 test_kernel_dir() {
 	local ver
 	ver=$(pkg_version linux-source-6.1 2>/dev/null) || ver=none
-	echo "$LAB_CACHE/kernel/$ver-$(short_hash "$LAB_DIR/config/test-kernel.config")"
+	echo "$LAB_CACHE/kernel/$ver-$(config_lines "$LAB_DIR/config/test-kernel.config" | short_hash)"
 }
 
 # The root filesystem: keyed by the package list, the recipe and the stock
@@ -45,7 +58,7 @@ test_kernel_dir() {
 rootfs_dir() {
 	local rel
 	rel=$(kdir_release "$(stock_kdir)" 2>/dev/null) || rel=none
-	echo "$LAB_CACHE/rootfs/$( { cat "$LAB_DIR/rootfs-packages" "$LAB_DIR/build-rootfs.sh"; echo "$rel"; } |
+	echo "$LAB_CACHE/rootfs/$( { config_lines "$LAB_DIR/config/rootfs-packages"; cat "$HOST_DIR/build-rootfs.sh"; echo "$rel"; } |
 		sha256sum | cut -c1-12)"
 }
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Guest plan of lab/kunit.sh: load ib_core, the test-double driver and each
+# Guest plan of lab/host/kunit.sh: load ib_core, the test-double driver and each
 # suite module (KUnit runs a module's suites when it loads; the results go
 # to the kernel log), unload them all, then let kmemleak look for leaks.
 #   plans/kunit.sh SUITE_MODULE...
@@ -7,12 +7,12 @@
 KL=/sys/kernel/debug/kmemleak
 rc=0
 
-# Only this run's leaks count: lab/results.py drops objects allocated
+# Only this run's leaks count: lab/host/results.py drops objects allocated
 # before this point (kmemleak gives each object's allocation jiffies).
 awk '$1 == "jiffies:" { print $2; exit }' /proc/timer_list >"$LAB_OUT/jiffies0"
 
 # Where each module lived, to name module frames in leak reports made
-# after it is gone (lab/results.py --modules).
+# after it is gone (lab/host/results.py --modules).
 modmap() { cat /proc/modules >>"$LAB_OUT/modules.txt"; }
 lab_load ib_core || exit 1
 lab_load rdma_kunit_tdev || exit 1

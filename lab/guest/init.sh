@@ -1,5 +1,5 @@
 #!/bin/sh
-# Guest side of lab/vm.sh, run as PID 1 by /sbin/lab-init with the "lab"
+# Guest side of lab/host/vm.sh, run as PID 1 by /sbin/lab-init with the "lab"
 # share on /lab: put the prepared module tree on /lib/modules, run the plan,
 # save its output, dmesg and exit status in /lab/out, power off.
 PATH=/usr/sbin:/usr/bin:/sbin:/bin

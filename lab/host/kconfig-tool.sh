@@ -2,7 +2,7 @@
 # Build (once, cached) and run one of the kernel's kconfig front ends on our
 # Kconfig: used by "make menuconfig".
 #
-#   lab/kconfig-tool.sh mconf Kconfig
+#   lab/host/kconfig-tool.sh mconf Kconfig
 #
 # The KCONFIG_* variables the top Makefile sets say where .config and the
 # generated files go.  mconf is compiled from the kernel's scripts/kconfig
@@ -13,9 +13,9 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 tool=${1:-}
-[ "$tool" = mconf ] || die "usage: lab/kconfig-tool.sh mconf KCONFIG_FILE"
+[ "$tool" = mconf ] || die "usage: lab/host/kconfig-tool.sh mconf KCONFIG_FILE"
 shift
-[ $# -ge 1 ] || die "usage: lab/kconfig-tool.sh mconf KCONFIG_FILE"
+[ $# -ge 1 ] || die "usage: lab/host/kconfig-tool.sh mconf KCONFIG_FILE"
 
 ver=$(pkg_version linux-source-6.1 2>/dev/null) || ver=none
 cache="$LAB_CACHE/kconfig/$ver"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Guest plan of lab/demo.sh: our RDMA core on the stock kernel, a client
+# Guest plan of lab/host/demo.sh: our RDMA core on the stock kernel, a client
 # that logs devices and events, and the test-double driver with two devices.
 #   plans/demo.sh [NDEVS]
 . /lab/guest-lib.sh

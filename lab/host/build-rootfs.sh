@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # Build the VM root filesystem from Debian packages and cache it outside the
-# clone, keyed by lab/rootfs-packages, this script and the stock kernel
-# release (lab/lib.sh: rootfs_dir).  Prints the cache directory, which holds
+# clone, keyed by lab/config/rootfs-packages, this script and the stock kernel
+# release (lab/host/lib.sh: rootfs_dir).  Prints the cache directory, which holds
 #   tree/        the unpacked file system
 #   rootfs.ext4  an ext4 image of it (mke2fs -d, no loop mount)
 #   release      the stock kernel release whose image and initrd it carries
 #
-#   lab/build-rootfs.sh          build if not cached, print the directory
-#   lab/build-rootfs.sh --path   print the directory only (may not exist)
+#   lab/host/build-rootfs.sh          build if not cached, print the directory
+#   lab/host/build-rootfs.sh --path   print the directory only (may not exist)
 #
 # The VMs never run systemd or udev: the kernel starts /sbin/lab-init, which
-# mounts the lab share and runs the runner's guest script (lab/vm.sh).
+# mounts the lab share and runs the runner's guest script (lab/host/vm.sh).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -55,7 +55,7 @@ fi
 sec_suite=bookworm-security
 [ -n "$sec_mirror" ] || { log "rootfs: no bookworm-security mirror in the apt sources, installing without security updates"; sec_suite=; }
 
-mapfile -t pkgs < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$LAB_DIR/rootfs-packages")
+mapfile -t pkgs < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$LAB_DIR/config/rootfs-packages")
 pkgs+=("linux-image-$rel")
 
 work="$out.tmp"
@@ -110,10 +110,10 @@ find "$tree/etc/systemd" -name '*rdma*' -exec rm -f {} + 2>/dev/null || true
 rm -f "$tree"/etc/rdma/modules/*
 
 # PID 1 of the VMs: mount what everything needs, then hand over to the
-# runner's guest script on the "lab" 9p share (lab/guest-init.sh).
+# runner's guest script on the "lab" 9p share (lab/guest/init.sh, copied to the share as guest-init.sh).
 cat >"$tree/sbin/lab-init" <<'INIT'
 #!/bin/sh
-# PID 1 of the RDMA lab VM (lab/build-rootfs.sh): basic mounts, then the
+# PID 1 of the RDMA lab VM (lab/host/build-rootfs.sh): basic mounts, then the
 # runner's guest script from the "lab" 9p share.  Powers off on failure.
 PATH=/usr/sbin:/usr/bin:/sbin:/bin
 export PATH
