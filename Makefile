@@ -31,7 +31,7 @@ BUILD = $(TOP)/build/$(KREL)
 
 KCONF = $(firstword $(wildcard $(KDIR)/scripts/kconfig/conf) \
 		    $(wildcard /usr/lib/linux-kbuild-6.1/scripts/kconfig/conf))
-KCONFIG_ENV := KCONFIG_CONFIG=$(TOP)/.config \
+KCONFIG_ENV := srctree=$(TOP) KCONFIG_CONFIG=$(TOP)/.config \
 	KCONFIG_AUTOCONFIG=$(TOP)/.kconfig/auto.conf \
 	KCONFIG_AUTOHEADER=$(TOP)/.kconfig/autoconf.h \
 	KCONFIG_RUSTCCFG=$(TOP)/.kconfig/rustc_cfg

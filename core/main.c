@@ -3,8 +3,9 @@
  * ib_core module entry: brings up the core's subsystems in order and tears
  * them down in reverse.
  */
-#include "abi_device.h"
-#include "dev_priv.h"
+#include "abi/ib_core/device.h"
+#include "device/internal.h"
+#include "datapath/internal.h"
 
 /* Shared work queues; created at load, destroyed at unload, no lock. */
 struct workqueue_struct *ib_wq;
@@ -58,12 +59,23 @@ static int __init ib_core_init(void)
 		return ret;
 	ret = ibdev_class_register();
 	if (ret)
-		ib_core_destroy_wqs();
+		goto err_wqs;
+	/* The first client, so that it is the last removed from a device. */
+	ret = cq_pool_client_register();
+	if (ret)
+		goto err_class;
+	return 0;
+
+err_class:
+	ibdev_class_unregister();
+err_wqs:
+	ib_core_destroy_wqs();
 	return ret;
 }
 
 static void __exit ib_core_exit(void)
 {
+	cq_pool_client_unregister();
 	ibdev_class_unregister();
 	ib_core_destroy_wqs();
 }

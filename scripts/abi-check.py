@@ -33,10 +33,16 @@ def read_symvers(path):
     return out
 
 
-def symtypes_by_symbol(build):
-    """symbol -> (.symtypes path, parsed file) for every file we built."""
+def symtypes_by_symbol(build, sources_only=False):
+    """symbol -> (.symtypes path, parsed file) for every file we built.
+
+    With sources_only, a .symtypes file whose source is gone (a file moved
+    or removed since an earlier build in the same directory) is skipped.
+    """
     out = {}
     for path in glob.glob(os.path.join(build, '**', '*.symtypes'), recursive=True):
+        if sources_only and not os.path.exists(path[:-len('.symtypes')] + '.c'):
+            continue
         defs = symtypes.load(path)
         for name in defs:
             if '#' not in name:
@@ -89,7 +95,7 @@ def main():
 
     target = read_symvers(args.target)
     ours = read_symvers(os.path.join(args.ours, 'Module.symvers'))
-    types = symtypes_by_symbol(args.ours)
+    types = symtypes_by_symbol(args.ours, sources_only=True)
     ref = ref_symtypes(args.ref_symtypes)
 
     rdma = {s: v for s, v in target.items() if v[1].startswith(CORE_MODULES)}

@@ -1,0 +1,575 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The GID tables of a device's ports and the events that change them.
+ *
+ * Each port has a table (port_data[port].cache.gid) of immutable.gid_tbl_len
+ * slots, built when the device registers and freed when it unregisters.
+ * A slot holds a reference-counted entry whose ib_gid_attr is what
+ * rdma_get_gid_attr() hands out; an entry outlives its slot while users
+ * hold it, and holds its netdev and a reference on the ib_device's kobject.
+ *
+ * Where the GIDs come from: a driver with query_gid is asked for each slot;
+ * otherwise the core makes the default GID, from the node GUID on an
+ * InfiniBand port, or the link-local address of the port's netdev on a RoCE
+ * port (one entry per RoCE version the port supports), telling a driver
+ * with add_gid about it.
+ *
+ * Locking: device->cache_lock (rwlock) protects the slots and the port's
+ * subnet prefix, lmc and state; readers may be in any context, writers
+ * disable interrupts.  ibdev_gid_mutex serialises rebuilds of tables
+ * (they call the driver, which may sleep).
+ */
+#include "abi/ib_core/cache.h"
+#include "device/internal.h"
+
+/* Serialises rebuilds and teardown of GID tables (they call the driver). */
+static DEFINE_MUTEX(ibdev_gid_mutex);
+
+/* One GID; @attr is what users hold.  @context belongs to the driver. */
+struct ibdev_gid_entry {
+	struct kref kref;
+	struct ib_gid_attr attr;
+	void *context;
+	bool driver_added;	/* the driver's add_gid accepted it */
+};
+
+struct ib_gid_table {
+	u32 size;
+	struct ibdev_gid_entry *slot[];
+};
+
+static const u64 ibdev_default_prefix = 0xfe80000000000000ULL;
+
+static struct ib_gid_table *ibdev_gid_table(struct ib_device *device,
+					    u32 port)
+{
+	return device->port_data[port].cache.gid;
+}
+
+static void ibdev_gid_entry_release(struct kref *kref)
+{
+	struct ibdev_gid_entry *entry =
+		container_of(kref, struct ibdev_gid_entry, kref);
+
+	dev_put(rcu_dereference_protected(entry->attr.ndev, 1));
+	put_device(&entry->attr.device->dev);
+	kfree(entry);
+}
+
+static struct ibdev_gid_entry *
+ibdev_gid_entry_new(struct ib_device *device, u32 port, u16 index,
+		    const union ib_gid *gid, enum ib_gid_type type)
+{
+	struct ibdev_gid_entry *entry = kzalloc(sizeof(*entry), GFP_KERNEL);
+
+	if (!entry)
+		return NULL;
+	kref_init(&entry->kref);
+	entry->attr.device = device;
+	entry->attr.port_num = port;
+	entry->attr.index = index;
+	entry->attr.gid = *gid;
+	entry->attr.gid_type = type;
+	get_device(&device->dev);
+	if (!rdma_protocol_ib(device, port))
+		RCU_INIT_POINTER(entry->attr.ndev,
+				 ibdev_port_netdev_get(device, port));
+	return entry;
+}
+
+/* Drop a slot's entry: the driver forgets it, users may still hold it. */
+static void ibdev_gid_entry_retire(struct ibdev_gid_entry *entry)
+{
+	struct ib_device *device = entry->attr.device;
+
+	if (entry->driver_added && device->ops.del_gid)
+		device->ops.del_gid(&entry->attr, &entry->context);
+	kref_put(&entry->kref, ibdev_gid_entry_release);
+}
+
+/* The link-local GID made from a MAC address (modified EUI-64). */
+static void ibdev_gid_from_mac(union ib_gid *gid, const u8 *mac)
+{
+	memset(gid, 0, sizeof(*gid));
+	gid->global.subnet_prefix = cpu_to_be64(ibdev_default_prefix);
+	gid->raw[8] = mac[0] ^ 2;
+	gid->raw[9] = mac[1];
+	gid->raw[10] = mac[2];
+	gid->raw[11] = 0xff;
+	gid->raw[12] = 0xfe;
+	gid->raw[13] = mac[3];
+	gid->raw[14] = mac[4];
+	gid->raw[15] = mac[5];
+}
+
+/* The GID type of a driver-reported GID on a RoCE port. */
+static enum ib_gid_type ibdev_roce_type(struct ib_device *device, u32 port)
+{
+	if (rdma_protocol_roce_udp_encap(device, port) &&
+	    !rdma_protocol_roce_eth_encap(device, port))
+		return IB_GID_TYPE_ROCE_UDP_ENCAP;
+	return rdma_protocol_roce(device, port) ? IB_GID_TYPE_ROCE :
+						  IB_GID_TYPE_IB;
+}
+
+/* Ask the driver for every slot: @slots is filled, empty GIDs stay NULL. */
+static int ibdev_gids_from_driver(struct ib_device *device, u32 port,
+				  struct ibdev_gid_entry **slots, u32 size)
+{
+	enum ib_gid_type type = ibdev_roce_type(device, port);
+	union ib_gid gid;
+	u32 i;
+
+	for (i = 0; i < size; i++) {
+		if (device->ops.query_gid(device, port, i, &gid))
+			continue;
+		if (!memchr_inv(&gid, 0, sizeof(gid)))
+			continue;
+		slots[i] = ibdev_gid_entry_new(device, port, i, &gid, type);
+		if (!slots[i])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* The driver with add_gid takes the core's entry, or it is dropped. */
+static int ibdev_gid_offer(struct ibdev_gid_entry **slot,
+			   struct ibdev_gid_entry *entry)
+{
+	struct ib_device *device;
+
+	if (!entry)
+		return -ENOMEM;
+	device = entry->attr.device;
+	if (device->ops.add_gid) {
+		if (device->ops.add_gid(&entry->attr, &entry->context)) {
+			kref_put(&entry->kref, ibdev_gid_entry_release);
+			return 0;
+		}
+		entry->driver_added = true;
+	}
+	*slot = entry;
+	return 0;
+}
+
+/* The default GIDs of a port whose driver does not report GIDs. */
+static int ibdev_gids_default(struct ib_device *device, u32 port,
+			      struct ibdev_gid_entry **slots, u32 size)
+{
+	struct net_device *ndev;
+	union ib_gid gid;
+	u32 n = 0;
+	int ret = 0;
+
+	if (!size)
+		return 0;
+	if (rdma_protocol_ib(device, port)) {
+		gid.global.subnet_prefix = cpu_to_be64(ibdev_default_prefix);
+		gid.global.interface_id = device->node_guid;
+		slots[0] = ibdev_gid_entry_new(device, port, 0, &gid,
+					       IB_GID_TYPE_IB);
+		return slots[0] ? 0 : -ENOMEM;
+	}
+	ndev = ibdev_port_netdev_get(device, port);
+	if (!ndev)
+		return 0;
+	ibdev_gid_from_mac(&gid, ndev->dev_addr);
+	dev_put(ndev);
+	if (rdma_protocol_roce_eth_encap(device, port))
+		ret = ibdev_gid_offer(&slots[n++],
+				      ibdev_gid_entry_new(device, port, 0, &gid,
+							  IB_GID_TYPE_ROCE));
+	if (!ret && n < size && rdma_protocol_roce_udp_encap(device, port))
+		ret = ibdev_gid_offer(&slots[n],
+				      ibdev_gid_entry_new(device, port, n, &gid,
+					IB_GID_TYPE_ROCE_UDP_ENCAP));
+	return ret;
+}
+
+static void ibdev_gid_slots_retire(struct ibdev_gid_entry **slots, u32 n)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		if (slots[i])
+			ibdev_gid_entry_retire(slots[i]);
+}
+
+/* Put a freshly built table in place and retire the old entries. */
+static void ibdev_gid_table_swap(struct ib_device *device, u32 port,
+				 struct ibdev_gid_entry **slots)
+{
+	struct ib_gid_table *table = ibdev_gid_table(device, port);
+	struct ib_port_cache *cache = &device->port_data[port].cache;
+	unsigned long flags;
+	u32 i;
+
+	write_lock_irqsave(&device->cache_lock, flags);
+	for (i = 0; i < table->size; i++)
+		swap(table->slot[i], slots[i]);
+	if (table->size && table->slot[0] && rdma_protocol_ib(device, port))
+		cache->subnet_prefix =
+			be64_to_cpu(table->slot[0]->attr.gid.global.subnet_prefix);
+	write_unlock_irqrestore(&device->cache_lock, flags);
+	ibdev_gid_slots_retire(slots, table->size);
+}
+
+/* Rebuild the GID table of @port.  Caller holds ibdev_gid_mutex. */
+static int ibdev_gid_table_fill(struct ib_device *device, u32 port)
+{
+	struct ib_gid_table *table = ibdev_gid_table(device, port);
+	struct ibdev_gid_entry **slots;
+	int ret;
+
+	lockdep_assert_held(&ibdev_gid_mutex);
+	slots = kcalloc(table->size, sizeof(*slots), GFP_KERNEL);
+	if (!slots && table->size)
+		return -ENOMEM;
+	if (device->ops.query_gid)
+		ret = ibdev_gids_from_driver(device, port, slots, table->size);
+	else
+		ret = ibdev_gids_default(device, port, slots, table->size);
+	if (!ret)
+		ibdev_gid_table_swap(device, port, slots);
+	else
+		ibdev_gid_slots_retire(slots, table->size);
+	kfree(slots);
+	return ret;
+}
+
+/* The port's state, LMC and (IB) subnet prefix as the driver reports them. */
+static void ibdev_port_cache_update(struct ib_device *device, u32 port)
+{
+	struct ib_port_cache *cache = &device->port_data[port].cache;
+	struct ib_port_attr attr;
+	unsigned long flags;
+
+	if (ibdev_port_query(device, port, &attr))
+		return;
+	write_lock_irqsave(&device->cache_lock, flags);
+	cache->port_state = attr.state;
+	cache->lmc = attr.lmc;
+	if (attr.subnet_prefix)
+		cache->subnet_prefix = attr.subnet_prefix;
+	write_unlock_irqrestore(&device->cache_lock, flags);
+}
+
+/**
+ * ibdev_cache_port_reload - rebuild a port's GID table
+ * @device: a registered device
+ * @port: a valid port
+ *
+ * After the netdev of a RoCE port changed, or the driver's GIDs did.
+ */
+void ibdev_cache_port_reload(struct ib_device *device, u32 port)
+{
+	int ret;
+
+	mutex_lock(&ibdev_gid_mutex);
+	if (ibdev_gid_table(device, port)) {
+		ret = ibdev_gid_table_fill(device, port);
+		if (ret)
+			dev_warn(&device->dev, "port %u: GID table not rebuilt: %d\n",
+				 port, ret);
+	}
+	mutex_unlock(&ibdev_gid_mutex);
+}
+
+int ibdev_cache_setup(struct ib_device *device)
+{
+	struct ib_gid_table *table;
+	u32 port, size;
+	int ret = 0;
+
+	mutex_lock(&ibdev_gid_mutex);
+	rdma_for_each_port(device, port) {
+		size = device->port_data[port].immutable.gid_tbl_len;
+		table = kzalloc(struct_size(table, slot, size), GFP_KERNEL);
+		if (!table) {
+			ret = -ENOMEM;
+			break;
+		}
+		table->size = size;
+		device->port_data[port].cache.subnet_prefix =
+			ibdev_default_prefix;
+		device->port_data[port].cache.gid = table;
+		ret = ibdev_gid_table_fill(device, port);
+		if (ret)
+			break;
+	}
+	mutex_unlock(&ibdev_gid_mutex);
+	if (ret) {
+		ibdev_cache_cleanup(device);
+		return ret;
+	}
+	/* Outside the mutex: query_port may take the RTNL (RoCE speed). */
+	rdma_for_each_port(device, port)
+		ibdev_port_cache_update(device, port);
+	return 0;
+}
+
+void ibdev_cache_cleanup(struct ib_device *device)
+{
+	struct ib_gid_table *table;
+	unsigned long flags;
+	u32 port;
+
+	mutex_lock(&ibdev_gid_mutex);
+	rdma_for_each_port(device, port) {
+		table = ibdev_gid_table(device, port);
+		if (!table)
+			continue;
+		write_lock_irqsave(&device->cache_lock, flags);
+		device->port_data[port].cache.gid = NULL;
+		write_unlock_irqrestore(&device->cache_lock, flags);
+		ibdev_gid_slots_retire(table->slot, table->size);
+		kfree(table);
+	}
+	mutex_unlock(&ibdev_gid_mutex);
+}
+
+/*
+ * The entry in slot @index of @port, held, or an ERR_PTR: -EINVAL for an
+ * invalid port or index, -ENODATA for an empty slot.
+ */
+static struct ibdev_gid_entry *ibdev_gid_get(struct ib_device *device,
+					     u32 port, int index)
+{
+	struct ibdev_gid_entry *entry = ERR_PTR(-EINVAL);
+	struct ib_gid_table *table;
+
+	if (!rdma_is_port_valid(device, port) || !device->port_data)
+		return entry;
+	read_lock(&device->cache_lock);
+	table = ibdev_gid_table(device, port);
+	if (table && index >= 0 && index < table->size) {
+		entry = table->slot[index];
+		if (entry)
+			kref_get(&entry->kref);
+		else
+			entry = ERR_PTR(-ENODATA);
+	}
+	read_unlock(&device->cache_lock);
+	return entry;
+}
+
+/**
+ * rdma_query_gid - read a GID table entry
+ * @device: the device
+ * @port_num: the port
+ * @index: the slot
+ * @gid: the GID
+ *
+ * Return: 0, or -EINVAL for an invalid port or index or an empty slot.
+ */
+int rdma_query_gid(struct ib_device *device, u32 port_num, int index,
+		   union ib_gid *gid)
+{
+	struct ibdev_gid_entry *entry = ibdev_gid_get(device, port_num, index);
+
+	if (IS_ERR(entry))
+		return -EINVAL;
+	*gid = entry->attr.gid;
+	kref_put(&entry->kref, ibdev_gid_entry_release);
+	return 0;
+}
+EXPORT_SYMBOL(rdma_query_gid);
+
+/**
+ * rdma_get_gid_attr - hold the attributes of a GID table entry
+ * @device: the device
+ * @port_num: the port
+ * @index: the slot
+ *
+ * Return: the attributes, held until rdma_put_gid_attr(); ERR_PTR(-EINVAL)
+ * for an invalid port or index, ERR_PTR(-ENODATA) for an empty slot.
+ */
+const struct ib_gid_attr *rdma_get_gid_attr(struct ib_device *device,
+					    u32 port_num, int index)
+{
+	struct ibdev_gid_entry *entry = ibdev_gid_get(device, port_num, index);
+
+	return IS_ERR(entry) ? ERR_CAST(entry) : &entry->attr;
+}
+EXPORT_SYMBOL(rdma_get_gid_attr);
+
+/**
+ * rdma_put_gid_attr - release GID attributes
+ * @attr: from rdma_get_gid_attr(), rdma_find_gid_by_port() or held with
+ *	rdma_hold_gid_attr()
+ */
+void rdma_put_gid_attr(const struct ib_gid_attr *attr)
+{
+	struct ibdev_gid_entry *entry =
+		container_of(attr, struct ibdev_gid_entry, attr);
+
+	kref_put(&entry->kref, ibdev_gid_entry_release);
+}
+EXPORT_SYMBOL(rdma_put_gid_attr);
+
+/**
+ * rdma_hold_gid_attr - take another reference on held GID attributes
+ * @attr: attributes the caller holds
+ */
+void rdma_hold_gid_attr(const struct ib_gid_attr *attr)
+{
+	struct ibdev_gid_entry *entry =
+		container_of(attr, struct ibdev_gid_entry, attr);
+
+	kref_get(&entry->kref);
+}
+EXPORT_SYMBOL(rdma_hold_gid_attr);
+
+/**
+ * rdma_find_gid_by_port - find a GID in a port's table
+ * @ib_dev: the device
+ * @gid: the GID
+ * @gid_type: its type
+ * @port: the port
+ * @ndev: if not NULL, the entry's netdev must be this one
+ *
+ * Return: the matching entry's attributes, held (rdma_put_gid_attr());
+ * ERR_PTR(-EINVAL) for an invalid port, ERR_PTR(-ENOENT) if none matches.
+ */
+const struct ib_gid_attr *rdma_find_gid_by_port(struct ib_device *ib_dev,
+						const union ib_gid *gid,
+						enum ib_gid_type gid_type,
+						u32 port,
+						struct net_device *ndev)
+{
+	const struct ib_gid_attr *found = ERR_PTR(-ENOENT);
+	struct ibdev_gid_entry *entry;
+	struct ib_gid_table *table;
+	u32 i;
+
+	if (!rdma_is_port_valid(ib_dev, port) || !ib_dev->port_data)
+		return ERR_PTR(-EINVAL);
+	read_lock(&ib_dev->cache_lock);
+	table = ibdev_gid_table(ib_dev, port);
+	for (i = 0; table && i < table->size; i++) {
+		entry = table->slot[i];
+		if (!entry || entry->attr.gid_type != gid_type ||
+		    memcmp(&entry->attr.gid, gid, sizeof(*gid)) ||
+		    (ndev && rcu_access_pointer(entry->attr.ndev) != ndev))
+			continue;
+		kref_get(&entry->kref);
+		found = &entry->attr;
+		break;
+	}
+	read_unlock(&ib_dev->cache_lock);
+	return found;
+}
+EXPORT_SYMBOL(rdma_find_gid_by_port);
+
+/**
+ * rdma_read_gid_l2_fields - the Ethernet fields of a RoCE GID's netdev
+ * @attr: held GID attributes
+ * @vlan_id: if not NULL, the VLAN id, or 0xffff when the netdev is no VLAN
+ * @smac: if not NULL, the netdev's MAC address (ETH_ALEN bytes)
+ *
+ * Return: 0, or -ENODEV if the entry has no netdev.
+ */
+int rdma_read_gid_l2_fields(const struct ib_gid_attr *attr,
+			    u16 *vlan_id, u8 *smac)
+{
+	struct net_device *ndev;
+	int ret = -ENODEV;
+
+	rcu_read_lock();
+	ndev = rcu_dereference(attr->ndev);
+	if (ndev) {
+		if (vlan_id)
+			*vlan_id = is_vlan_dev(ndev) ? vlan_dev_vlan_id(ndev) :
+						       0xffff;
+		if (smac)
+			ether_addr_copy(smac, ndev->dev_addr);
+		ret = 0;
+	}
+	rcu_read_unlock();
+	return ret;
+}
+EXPORT_SYMBOL(rdma_read_gid_l2_fields);
+
+/* Events after which the core's view of a port must be brought up to date. */
+static bool ibdev_event_is_port_change(enum ib_event_type type)
+{
+	switch (type) {
+	case IB_EVENT_GID_CHANGE:
+	case IB_EVENT_PORT_ACTIVE:
+	case IB_EVENT_PORT_ERR:
+	case IB_EVENT_LID_CHANGE:
+	case IB_EVENT_PKEY_CHANGE:
+	case IB_EVENT_CLIENT_REREGISTER:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * A port event on its way to the handlers: it holds a kobject reference
+ * on the device until the work has run.
+ */
+struct ibdev_port_event {
+	struct work_struct work;
+	struct ib_event event;
+};
+
+/*
+ * Update the port's cached state and GIDs (asking the driver, which may
+ * sleep or take the RTNL: hence a work item and not the caller's context),
+ * then tell the handlers.  The cache is only touched while the device is
+ * registered; the registration reference keeps it from being torn down.
+ */
+static void ibdev_port_event_work(struct work_struct *work)
+{
+	struct ibdev_port_event *pe =
+		container_of(work, struct ibdev_port_event, work);
+	struct ib_device *device = pe->event.device;
+	u32 port = pe->event.element.port_num;
+
+	if (rdma_is_port_valid(device, port) && ib_device_try_get(device)) {
+		if (pe->event.event == IB_EVENT_GID_CHANGE &&
+		    device->ops.query_gid)
+			ibdev_cache_port_reload(device, port);
+		ibdev_port_cache_update(device, port);
+		ib_device_put(device);
+	}
+	ibdev_event_fanout(&pe->event);
+	put_device(&device->dev);
+	kfree(pe);
+}
+
+/**
+ * ib_dispatch_event - report an asynchronous event to a device's handlers
+ * @event: the event; its device and, for port events, port_num are set
+ *
+ * Port events (port active/error, LID, P_Key and GID changes, client
+ * reregistration) first update the core's view of the port (state, LMC,
+ * and the GID table for IB_EVENT_GID_CHANGE when the driver reports GIDs),
+ * which may ask the driver: they are handled on an ordered work queue, so
+ * this may be called with the RTNL held or in atomic context.  Other events
+ * go to the handlers at once, in process context.  Handlers are called in
+ * registration order and may sleep.
+ */
+void ib_dispatch_event(const struct ib_event *event)
+{
+	struct ibdev_port_event *pe;
+
+	if (!ibdev_event_is_port_change(event->event)) {
+		ibdev_event_fanout(event);
+		return;
+	}
+	pe = kmalloc(sizeof(*pe), GFP_ATOMIC);
+	if (!pe) {
+		dev_warn(&event->device->dev,
+			 "out of memory: port event %d not dispatched\n",
+			 event->event);
+		return;
+	}
+	pe->event = *event;
+	INIT_WORK(&pe->work, ibdev_port_event_work);
+	get_device(&event->device->dev);
+	queue_work(ib_event_wq, &pe->work);
+}
+EXPORT_SYMBOL(ib_dispatch_event);

@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Clients: the ULPs that attach to every device (ib_register_client()).
+ *
+ * A client is added to a device when both are registered, by whichever
+ * registration comes second, and removed by whichever unregistration comes
+ * first.  device->client_data holds, at index client->client_id, the
+ * client's data for that device; the entry carries IBCLIENT_ADDED from the
+ * moment add() is about to be called until remove() is about to be called,
+ * which makes each of the two happen exactly once.  The lock order is in
+ * dev_priv.h.
+ */
+#include "abi/ib_core/device.h"
+#include "device/internal.h"
+
+/*
+ * Registered clients by client_id; ids grow with registration order, so
+ * removing in decreasing id order removes the newest client first.
+ * IBCLIENT_LIVE marks clients that new devices get; it changes under
+ * ibclient_rwsem held for write.
+ */
+static DEFINE_XARRAY_FLAGS(ibclients, XA_FLAGS_ALLOC);
+static DECLARE_RWSEM(ibclient_rwsem);
+static u32 ibclient_next_id;	/* under ibclient_rwsem */
+#define IBCLIENT_LIVE	XA_MARK_1
+#define IBCLIENT_ADDED	XA_MARK_1	/* in device->client_data */
+
+static void ibclient_put(struct ib_client *client)
+{
+	if (refcount_dec_and_test(&client->uses))
+		complete(&client->uses_zero);
+}
+
+/* The next live client at or after @id with a use reference, or NULL. */
+static struct ib_client *ibclient_get_next(unsigned long *id)
+{
+	struct ib_client *client;
+
+	down_read(&ibclient_rwsem);
+	client = xa_find(&ibclients, id, ULONG_MAX, IBCLIENT_LIVE);
+	while (client && !refcount_inc_not_zero(&client->uses))
+		client = xa_find_after(&ibclients, id, ULONG_MAX,
+				       IBCLIENT_LIVE);
+	up_read(&ibclient_rwsem);
+	return client;
+}
+
+/*
+ * Add @client to @device unless it is there already.  The caller holds a
+ * registration reference on @device and a use of @client, so neither can
+ * start removing the pair while add() runs.
+ */
+static void ibclient_add_one(struct ib_device *device,
+			     struct ib_client *client)
+{
+	u32 id = client->client_id;
+	int ret;
+
+	if (!device->kverbs_provider && !client->no_kverbs_req)
+		return;
+	down_write(&device->client_data_rwsem);
+	if (xa_get_mark(&device->client_data, id, IBCLIENT_ADDED)) {
+		up_write(&device->client_data_rwsem);
+		return;
+	}
+	ret = xa_err(xa_store(&device->client_data, id, NULL, GFP_KERNEL));
+	if (!ret)
+		xa_set_mark(&device->client_data, id, IBCLIENT_ADDED);
+	up_write(&device->client_data_rwsem);
+	if (ret || !client->add)
+		return;
+
+	ret = client->add(device);
+	if (!ret)
+		return;
+	/* Declined (e.g. -EOPNOTSUPP): the client never sees this device. */
+	down_write(&device->client_data_rwsem);
+	xa_erase(&device->client_data, id);
+	up_write(&device->client_data_rwsem);
+}
+
+/* Remove @client from @device if it is there.  Caller holds the mutex. */
+static void ibclient_remove_one(struct ib_device *device,
+				struct ib_client *client)
+{
+	u32 id = client->client_id;
+	void *data;
+
+	lockdep_assert_held(&device->unregistration_lock);
+	down_write(&device->client_data_rwsem);
+	if (!xa_get_mark(&device->client_data, id, IBCLIENT_ADDED)) {
+		up_write(&device->client_data_rwsem);
+		return;
+	}
+	xa_clear_mark(&device->client_data, id, IBCLIENT_ADDED);
+	data = xa_load(&device->client_data, id);
+	up_write(&device->client_data_rwsem);
+
+	if (client->remove)
+		client->remove(device, data);
+
+	down_write(&device->client_data_rwsem);
+	xa_erase(&device->client_data, id);
+	up_write(&device->client_data_rwsem);
+}
+
+/* Called by ib_register_device() with a registration reference held. */
+void ibdev_client_add_all(struct ib_device *device)
+{
+	struct ib_client *client;
+	unsigned long id = 0;
+
+	while ((client = ibclient_get_next(&id))) {
+		ibclient_add_one(device, client);
+		ibclient_put(client);
+		id++;
+	}
+}
+
+/*
+ * The registered client with the highest id that is added to @device, or
+ * NULL.  A client stays in ibclients until it is removed from every device,
+ * which needs the unregistration_lock the caller holds.
+ */
+static struct ib_client *ibclient_newest_added(struct ib_device *device)
+{
+	struct ib_client *client, *found = NULL;
+	unsigned long id;
+
+	lockdep_assert_held(&device->unregistration_lock);
+	down_read(&ibclient_rwsem);
+	down_read(&device->client_data_rwsem);
+	xa_for_each(&ibclients, id, client)
+		if (xa_get_mark(&device->client_data, id, IBCLIENT_ADDED))
+			found = client;
+	up_read(&device->client_data_rwsem);
+	up_read(&ibclient_rwsem);
+	return found;
+}
+
+/*
+ * Called by unregistration with unregistration_lock held, once no
+ * registration reference is left: newest client first.
+ */
+void ibdev_client_remove_all(struct ib_device *device)
+{
+	struct ib_client *client;
+
+	while ((client = ibclient_newest_added(device)))
+		ibclient_remove_one(device, client);
+}
+
+/**
+ * ib_register_client - register a client of every RDMA device
+ * @client: the client; add() is called for every registered device, now
+ *	and later, and remove() when the device or the client goes away
+ *
+ * Devices without the kernel verbs get add() only if the client sets
+ * no_kverbs_req.  An add() that returns an error declines that device.
+ * Callbacks run without core locks held and may sleep.
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int ib_register_client(struct ib_client *client)
+{
+	struct ib_device *device;
+	unsigned long index = 0;
+	u32 id;
+	int ret;
+
+	refcount_set(&client->uses, 1);
+	init_completion(&client->uses_zero);
+	down_write(&ibclient_rwsem);
+	ret = xa_alloc_cyclic(&ibclients, &id, client, xa_limit_31b,
+			      &ibclient_next_id, GFP_KERNEL);
+	if (ret >= 0) {
+		client->client_id = id;
+		xa_set_mark(&ibclients, id, IBCLIENT_LIVE);
+		ret = 0;
+	}
+	up_write(&ibclient_rwsem);
+	if (ret)
+		return ret;
+
+	while ((device = ibdev_index_get_next_live(&index))) {
+		ibclient_add_one(device, client);
+		ib_device_put(device);
+		index++;
+	}
+	return 0;
+}
+EXPORT_SYMBOL(ib_register_client);
+
+/**
+ * ib_unregister_client - unregister a client
+ * @client: the client
+ *
+ * Waits for add() calls in progress, then calls remove() for every device
+ * the client is added to.  When this returns no callback of @client runs
+ * and none will.  Sleeps.
+ */
+void ib_unregister_client(struct ib_client *client)
+{
+	struct ib_device *device;
+	unsigned long index = 0;
+
+	down_write(&ibclient_rwsem);
+	xa_clear_mark(&ibclients, client->client_id, IBCLIENT_LIVE);
+	up_write(&ibclient_rwsem);
+	ibclient_put(client);
+	wait_for_completion(&client->uses_zero);
+
+	while ((device = ibdev_index_get_next_any(&index))) {
+		mutex_lock(&device->unregistration_lock);
+		ibclient_remove_one(device, client);
+		mutex_unlock(&device->unregistration_lock);
+		put_device(&device->dev);
+		index++;
+	}
+
+	down_write(&ibclient_rwsem);
+	xa_erase(&ibclients, client->client_id);
+	up_write(&ibclient_rwsem);
+}
+EXPORT_SYMBOL(ib_unregister_client);
+
+/**
+ * ib_set_client_data - set a client's data for a device
+ * @device: the device
+ * @client: the client, from its add() until its remove() for @device
+ * @data: what ib_get_client_data() returns from now on
+ */
+void ib_set_client_data(struct ib_device *device, struct ib_client *client,
+			void *data)
+{
+	u32 id = client->client_id;
+
+	down_read(&device->client_data_rwsem);
+	if (xa_get_mark(&device->client_data, id, IBCLIENT_ADDED))
+		xa_store(&device->client_data, id, data, GFP_KERNEL);
+	else
+		dev_warn(&device->dev, "client %s is not added, data not set\n",
+			 client->name);
+	up_read(&device->client_data_rwsem);
+}
+EXPORT_SYMBOL(ib_set_client_data);

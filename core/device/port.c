@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Ports: the owner of device->port_data.  Its allocation, the immutable
+ * attributes, the net device of each port, queries and changes.
+ *
+ * device->port_data is indexed by port number (rdma_start_port() to
+ * rdma_end_port(); index 0 is unused unless the device is a switch).  It is
+ * allocated by ib_register_device(), or earlier by ib_device_set_netdev(),
+ * and freed with the device; the immutable attributes do not change after
+ * registration.
+ *
+ * port_data[port].netdev is written under that port's netdev_lock and read
+ * under RCU; the port holds a reference (dev_hold) on its netdev until
+ * another one replaces it or the device is unregistered or freed.
+ */
+#include "abi/ib_core/device.h"
+#include "device/internal.h"
+
+/**
+ * ibdev_port_link_layer - the link layer of a port
+ * @device: the device
+ * @port: a valid port number
+ *
+ * The driver's answer if it has get_link_layer, else InfiniBand for the IB
+ * node types and Ethernet for the others.
+ */
+enum rdma_link_layer ibdev_port_link_layer(struct ib_device *device, u32 port)
+{
+	if (device->ops.get_link_layer)
+		return device->ops.get_link_layer(device, port);
+	switch (device->node_type) {
+	case RDMA_NODE_IB_CA:
+	case RDMA_NODE_IB_SWITCH:
+	case RDMA_NODE_IB_ROUTER:
+		return IB_LINK_LAYER_INFINIBAND;
+	default:
+		return IB_LINK_LAYER_ETHERNET;
+	}
+}
+
+/**
+ * ibdev_port_data_alloc - allocate the port data if it is not there yet
+ * @device: the device, with phys_port_cnt set
+ *
+ * Normally ib_register_device() does it; a driver that sets a port's
+ * netdev before registering makes it happen earlier.
+ */
+int ibdev_port_data_alloc(struct ib_device *device)
+{
+	struct ib_port_data *pdata;
+	u32 port;
+
+	if (device->port_data)
+		return 0;
+	if (!device->phys_port_cnt && !device->is_switch)
+		return -EINVAL;
+	pdata = kcalloc(rdma_end_port(device) + 1, sizeof(*pdata), GFP_KERNEL);
+	if (!pdata)
+		return -ENOMEM;
+	device->port_data = pdata;
+	rdma_for_each_port(device, port) {
+		pdata = &device->port_data[port];
+		pdata->ib_dev = device;
+		spin_lock_init(&pdata->pkey_list_lock);
+		spin_lock_init(&pdata->netdev_lock);
+		INIT_LIST_HEAD(&pdata->pkey_list);
+		INIT_HLIST_NODE(&pdata->ndev_hash_link);
+	}
+	return 0;
+}
+
+int ibdev_port_setup_all(struct ib_device *device)
+{
+	struct ib_port_data *pdata;
+	u32 port;
+	int ret;
+
+	ret = ibdev_port_data_alloc(device);
+	if (ret)
+		return ret;
+	/* Drivers may query the port from get_port_immutable. */
+	rdma_for_each_port(device, port) {
+		pdata = &device->port_data[port];
+		ret = device->ops.get_port_immutable(device, port,
+						     &pdata->immutable);
+		if (ret)
+			return ret;
+		if (pdata->immutable.gid_tbl_len < 0 ||
+		    pdata->immutable.pkey_tbl_len < 0)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/* Port netdevs are released before this (ibdev_port_netdevs_release()). */
+void ibdev_port_free_all(struct ib_device *device)
+{
+	kfree(device->port_data);
+	device->port_data = NULL;
+}
+
+/**
+ * ibdev_port_netdev_get - the net device of a port, with a reference
+ * @device: the device
+ * @port: a valid port number
+ *
+ * Return: the netdev (release with dev_put()), or NULL.
+ */
+struct net_device *ibdev_port_netdev_get(struct ib_device *device, u32 port)
+{
+	struct net_device *ndev;
+
+	if (!device->port_data)
+		return NULL;
+	rcu_read_lock();
+	ndev = rcu_dereference(device->port_data[port].netdev);
+	dev_hold(ndev);
+	rcu_read_unlock();
+	return ndev;
+}
+
+/* Put @ndev on @port; returns the netdev it replaces (still held). */
+static struct net_device *ibdev_port_netdev_swap(struct ib_device *device,
+						 u32 port,
+						 struct net_device *ndev)
+{
+	struct ib_port_data *pdata = &device->port_data[port];
+	struct net_device *old;
+	unsigned long flags;
+
+	spin_lock_irqsave(&pdata->netdev_lock, flags);
+	old = rcu_dereference_protected(pdata->netdev,
+					lockdep_is_held(&pdata->netdev_lock));
+	if (old != ndev) {
+		dev_hold(ndev);
+		rcu_assign_pointer(pdata->netdev, ndev);
+	} else {
+		old = NULL;
+	}
+	spin_unlock_irqrestore(&pdata->netdev_lock, flags);
+	return old;
+}
+
+/**
+ * ibdev_port_netdev_set - put a net device on a port
+ * @device: the device, with its port data allocated
+ * @port: a valid port number
+ * @ndev: the netdev, or NULL
+ *
+ * The port takes a reference on @ndev and drops the one on the netdev it
+ * had, once RCU readers are done with it.  Sleeps.
+ */
+void ibdev_port_netdev_set(struct ib_device *device, u32 port,
+			   struct net_device *ndev)
+{
+	struct net_device *old = ibdev_port_netdev_swap(device, port, ndev);
+
+	if (old) {
+		synchronize_rcu();
+		dev_put(old);
+	}
+}
+
+/* Drop every port's netdev, at unregistration or when the device is freed. */
+void ibdev_port_netdevs_release(struct ib_device *device)
+{
+	u32 port;
+
+	if (!device->port_data)
+		return;
+	rdma_for_each_port(device, port)
+		ibdev_port_netdev_set(device, port, NULL);
+}
+
+/* Attributes of an iWARP port come partly from its netdev. */
+static void ibdev_iwarp_port_state(struct ib_device *device, u32 port,
+				   struct ib_port_attr *attr)
+{
+	struct net_device *ndev = ibdev_port_netdev_get(device, port);
+
+	if (!ndev)
+		return;
+	if (netif_running(ndev) && netif_carrier_ok(ndev)) {
+		attr->state = IB_PORT_ACTIVE;
+		attr->phys_state = IB_PORT_PHYS_STATE_LINK_UP;
+	} else {
+		attr->state = IB_PORT_DOWN;
+		attr->phys_state = IB_PORT_PHYS_STATE_DISABLED;
+	}
+	dev_put(ndev);
+}
+
+int ibdev_port_query(struct ib_device *device, u32 port,
+		     struct ib_port_attr *attr)
+{
+	int ret;
+
+	memset(attr, 0, sizeof(*attr));
+	if (device->port_data && rdma_protocol_iwarp(device, port))
+		ibdev_iwarp_port_state(device, port, attr);
+	ret = device->ops.query_port(device, port, attr);
+	if (ret || attr->subnet_prefix || !device->port_data)
+		return ret;
+	if (ibdev_port_link_layer(device, port) == IB_LINK_LAYER_INFINIBAND) {
+		read_lock(&device->cache_lock);
+		attr->subnet_prefix = device->port_data[port].cache.subnet_prefix;
+		read_unlock(&device->cache_lock);
+	}
+	return 0;
+}
+
+/**
+ * ib_query_port - query a port's attributes
+ * @device: the device
+ * @port_num: the port
+ * @port_attr: zeroed, then filled by the driver; an InfiniBand port whose
+ *	driver reports no subnet prefix gets the one of its GID table
+ *
+ * Return: 0, -EINVAL for an invalid port, or the driver's error.
+ */
+int ib_query_port(struct ib_device *device, u32 port_num,
+		  struct ib_port_attr *port_attr)
+{
+	if (!rdma_is_port_valid(device, port_num))
+		return -EINVAL;
+	return ibdev_port_query(device, port_num, port_attr);
+}
+EXPORT_SYMBOL(ib_query_port);
+
+/**
+ * ib_query_pkey - read a P_Key table entry
+ * @device: the device
+ * @port_num: the port
+ * @index: index in the port's P_Key table
+ * @pkey: the P_Key
+ *
+ * Return: 0, -EINVAL for an invalid port or index, -EOPNOTSUPP if the
+ * driver has no P_Key table, or the driver's error.
+ */
+int ib_query_pkey(struct ib_device *device, u32 port_num, u16 index, u16 *pkey)
+{
+	if (!rdma_is_port_valid(device, port_num))
+		return -EINVAL;
+	if (!device->ops.query_pkey)
+		return -EOPNOTSUPP;
+	if (device->port_data &&
+	    index >= device->port_data[port_num].immutable.pkey_tbl_len)
+		return -EINVAL;
+	return device->ops.query_pkey(device, port_num, index, pkey);
+}
+EXPORT_SYMBOL(ib_query_pkey);
+
+/**
+ * ib_modify_port - change port attributes
+ * @device: the device
+ * @port_num: the port
+ * @port_modify_mask: IB_PORT_* bits saying what to change
+ * @port_modify: the new values
+ *
+ * A RoCE port whose driver has no modify_port accepts changes of the
+ * IB_PORT_CM_SUP capability bit only, and ignores them.
+ *
+ * Return: 0, -EINVAL for an invalid port, -EOPNOTSUPP, or the driver's
+ * error.
+ */
+int ib_modify_port(struct ib_device *device, u32 port_num,
+		   int port_modify_mask, struct ib_port_modify *port_modify)
+{
+	if (!rdma_is_port_valid(device, port_num))
+		return -EINVAL;
+	if (device->ops.modify_port)
+		return device->ops.modify_port(device, port_num,
+					       port_modify_mask, port_modify);
+	if (device->port_data && rdma_protocol_roce(device, port_num) &&
+	    (!(port_modify->set_port_cap_mask & ~IB_PORT_CM_SUP) ||
+	     !(port_modify->clr_port_cap_mask & ~IB_PORT_CM_SUP)))
+		return 0;
+	return -EOPNOTSUPP;
+}
+EXPORT_SYMBOL(ib_modify_port);

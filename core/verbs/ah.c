@@ -1,0 +1,413 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Address handles and address vectors (struct rdma_ah_attr).
+ *
+ * Ownership: an rdma_ah_attr with a non-NULL grh.sgid_attr owns one
+ * reference on that GID entry; rdma_destroy_ah_attr() drops it, and the
+ * copy/move/replace helpers keep the count right.  An AH owns a reference
+ * on its source GID entry (ah->sgid_attr) and a usecnt on its PD.  AH
+ * creation may run in atomic context unless RDMA_CREATE_AH_SLEEPABLE says
+ * otherwise, so nothing here sleeps without that flag.  No locks: an AH is
+ * used by one owner, who serialises create, modify and destroy.
+ */
+#include "abi/ib_core/verbs.h"
+#include "verbs/internal.h"
+
+/* See verbs_priv.h. */
+int ah_sgid_attr_fill(struct ib_device *dev, struct rdma_ah_attr *attr,
+			 const struct ib_gid_attr **taken)
+{
+	const struct ib_gid_attr *gattr;
+	u32 port = rdma_ah_get_port_num(attr);
+
+	*taken = NULL;
+	if (attr->type == RDMA_AH_ATTR_TYPE_ROCE &&
+	    !(attr->ah_flags & IB_AH_GRH))
+		return -EINVAL;
+	if (!(attr->ah_flags & IB_AH_GRH))
+		return 0;
+
+	gattr = attr->grh.sgid_attr;
+	if (gattr) {
+		/* A caller-supplied entry must be the one the AV names */
+		if (gattr->device != dev || gattr->port_num != port ||
+		    gattr->index != attr->grh.sgid_index)
+			return -EINVAL;
+		return 0;
+	}
+
+	if (!rdma_is_port_valid(dev, port))
+		return -EINVAL;
+	gattr = rdma_get_gid_attr(dev, port, attr->grh.sgid_index);
+	if (IS_ERR(gattr))
+		return PTR_ERR(gattr);
+	attr->grh.sgid_attr = gattr;
+	*taken = gattr;
+	return 0;
+}
+
+/* See verbs_priv.h. */
+void ah_sgid_attr_unfill(struct rdma_ah_attr *attr,
+			    const struct ib_gid_attr *taken)
+{
+	if (!taken)
+		return;
+	rdma_put_gid_attr(taken);
+	attr->grh.sgid_attr = NULL;
+}
+
+/* See verbs_priv.h. */
+const struct ib_gid_attr *ah_sgid_attr_swap(const struct rdma_ah_attr *attr,
+					       const struct ib_gid_attr *cur)
+{
+	const struct ib_gid_attr *next = NULL;
+
+	if (attr->ah_flags & IB_AH_GRH)
+		next = attr->grh.sgid_attr;
+	if (next)
+		rdma_hold_gid_attr(next);
+	if (cur)
+		rdma_put_gid_attr(cur);
+	return next;
+}
+
+/**
+ * rdma_create_ah() - create an address handle
+ * @pd: the protection domain of the AH
+ * @ah_attr: the address vector; if it has a GRH without a source GID
+ *	attribute, the entry at grh.sgid_index is used
+ * @flags: RDMA_CREATE_AH_SLEEPABLE if the caller may sleep
+ *
+ * Return: the AH, or an ERR_PTR(): -EOPNOTSUPP if the device has no
+ * address handles, -EINVAL for a bad address vector, -ENOMEM, or the
+ * driver's error.
+ */
+struct ib_ah *rdma_create_ah(struct ib_pd *pd, struct rdma_ah_attr *ah_attr,
+			     u32 flags)
+{
+	struct ib_device *dev = pd->device;
+	bool sleepable = flags & RDMA_CREATE_AH_SLEEPABLE;
+	const struct ib_gid_attr *taken;
+	struct rdma_ah_init_attr init = { .ah_attr = ah_attr, .flags = flags };
+	struct ib_ah *ah;
+	int ret;
+
+	might_sleep_if(sleepable);
+	if (!dev->ops.create_ah || !dev->ops.destroy_ah)
+		return ERR_PTR(-EOPNOTSUPP);
+
+	ret = ah_sgid_attr_fill(dev, ah_attr, &taken);
+	if (ret)
+		return ERR_PTR(ret);
+
+	ah = rdma_zalloc_drv_obj_gfp(dev, ib_ah,
+				     sleepable ? GFP_KERNEL : GFP_ATOMIC);
+	if (!ah) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	ah->device = dev;
+	ah->pd = pd;
+	ah->type = ah_attr->type;
+	ah->sgid_attr = ah_sgid_attr_swap(ah_attr, NULL);
+
+	ret = dev->ops.create_ah(ah, &init, NULL);
+	if (ret) {
+		if (ah->sgid_attr)
+			rdma_put_gid_attr(ah->sgid_attr);
+		kfree(ah);
+		goto out;
+	}
+	atomic_inc(&pd->usecnt);
+out:
+	ah_sgid_attr_unfill(ah_attr, taken);
+	return ret ? ERR_PTR(ret) : ah;
+}
+EXPORT_SYMBOL(rdma_create_ah);
+
+/**
+ * rdma_destroy_ah_user() - destroy an address handle
+ * @ah: the AH
+ * @flags: RDMA_DESTROY_AH_SLEEPABLE if the caller may sleep
+ * @udata: the user's buffer, NULL for kernel AHs
+ *
+ * Return: 0, or the driver's error, in which case the AH still exists.
+ */
+int rdma_destroy_ah_user(struct ib_ah *ah, u32 flags, struct ib_udata *udata)
+{
+	struct ib_pd *pd = ah->pd;
+	int ret;
+
+	might_sleep_if(flags & RDMA_DESTROY_AH_SLEEPABLE);
+	ret = ah->device->ops.destroy_ah(ah, flags);
+	if (ret)
+		return ret;
+
+	atomic_dec(&pd->usecnt);
+	if (ah->sgid_attr)
+		rdma_put_gid_attr(ah->sgid_attr);
+	kfree(ah);
+	return 0;
+}
+EXPORT_SYMBOL(rdma_destroy_ah_user);
+
+/**
+ * rdma_modify_ah() - change the address vector of an address handle
+ * @ah: the AH
+ * @ah_attr: the new address vector
+ *
+ * Return: 0, -EOPNOTSUPP if the device cannot modify AHs, -EINVAL for a
+ * bad address vector, or the driver's error.
+ */
+int rdma_modify_ah(struct ib_ah *ah, struct rdma_ah_attr *ah_attr)
+{
+	const struct ib_gid_attr *taken;
+	int ret;
+
+	if (!ah->device->ops.modify_ah)
+		return -EOPNOTSUPP;
+	if (ah_attr->type != ah->type)
+		return -EINVAL;
+
+	ret = ah_sgid_attr_fill(ah->device, ah_attr, &taken);
+	if (ret)
+		return ret;
+	ret = ah->device->ops.modify_ah(ah, ah_attr);
+	if (!ret)
+		ah->sgid_attr = ah_sgid_attr_swap(ah_attr, ah->sgid_attr);
+	ah_sgid_attr_unfill(ah_attr, taken);
+	return ret;
+}
+EXPORT_SYMBOL(rdma_modify_ah);
+
+/**
+ * rdma_query_ah() - read the address vector of an address handle
+ * @ah: the AH
+ * @ah_attr: filled with the address vector; its source GID attribute is
+ *	the AH's own, valid while the AH exists, and not referenced for the
+ *	caller
+ *
+ * Return: 0, -EOPNOTSUPP if the device cannot query AHs, or the driver's
+ * error.
+ */
+int rdma_query_ah(struct ib_ah *ah, struct rdma_ah_attr *ah_attr)
+{
+	int ret;
+
+	if (!ah->device->ops.query_ah)
+		return -EOPNOTSUPP;
+	ah_attr->grh.sgid_attr = NULL;
+	ret = ah->device->ops.query_ah(ah, ah_attr);
+	if (!ret && (ah_attr->ah_flags & IB_AH_GRH))
+		ah_attr->grh.sgid_attr = ah->sgid_attr;
+	return ret;
+}
+EXPORT_SYMBOL(rdma_query_ah);
+
+/**
+ * rdma_destroy_ah_attr() - release the GID reference of an address vector
+ * @ah_attr: the address vector
+ *
+ * Safe to call on an address vector without a source GID attribute and to
+ * call twice.
+ */
+void rdma_destroy_ah_attr(struct rdma_ah_attr *ah_attr)
+{
+	const struct ib_gid_attr *held = ah_attr->grh.sgid_attr;
+
+	if (!held)
+		return;
+	ah_attr->grh.sgid_attr = NULL;
+	rdma_put_gid_attr(held);
+}
+EXPORT_SYMBOL(rdma_destroy_ah_attr);
+
+/**
+ * rdma_copy_ah_attr() - copy an address vector
+ * @dest: the destination; whatever it held is overwritten, not released
+ * @src: the source
+ *
+ * @dest gets its own reference on the source GID attribute.
+ */
+void rdma_copy_ah_attr(struct rdma_ah_attr *dest,
+		       const struct rdma_ah_attr *src)
+{
+	memcpy(dest, src, sizeof(*dest));
+	if (src->grh.sgid_attr)
+		rdma_hold_gid_attr(src->grh.sgid_attr);
+}
+EXPORT_SYMBOL(rdma_copy_ah_attr);
+
+/**
+ * rdma_replace_ah_attr() - overwrite an address vector with a copy
+ * @old: the address vector to release and overwrite
+ * @new: the address vector to copy
+ *
+ * The new reference is taken before the old one is dropped, so replacing a
+ * vector with one naming the same GID entry never frees it in between.
+ */
+void rdma_replace_ah_attr(struct rdma_ah_attr *old,
+			  const struct rdma_ah_attr *new)
+{
+	const struct ib_gid_attr *prev = old->grh.sgid_attr;
+
+	rdma_copy_ah_attr(old, new);
+	if (prev)
+		rdma_put_gid_attr(prev);
+}
+EXPORT_SYMBOL(rdma_replace_ah_attr);
+
+/**
+ * rdma_move_ah_attr() - move an address vector and its GID reference
+ * @dest: the destination; what it held is released
+ * @src: the source; it keeps its fields but no longer owns a reference
+ */
+void rdma_move_ah_attr(struct rdma_ah_attr *dest, struct rdma_ah_attr *src)
+{
+	const struct ib_gid_attr *prev = dest->grh.sgid_attr;
+
+	memcpy(dest, src, sizeof(*dest));
+	src->grh.sgid_attr = NULL;
+	if (prev)
+		rdma_put_gid_attr(prev);
+}
+EXPORT_SYMBOL(rdma_move_ah_attr);
+
+/*
+ * The GIDs of a received packet's network header.  For RoCEv2 over IPv4
+ * the header buffer holds the IPv4 header in its last 20 bytes; its
+ * addresses become IPv4-mapped GIDs.
+ */
+static int wc_hdr_gids(const struct ib_grh *grh, enum rdma_network_type type,
+		       union ib_gid *sgid, union ib_gid *dgid)
+{
+	const union rdma_network_hdr *hdr = (const void *)grh;
+
+	switch (type) {
+	case RDMA_NETWORK_IPV4:
+		ipv6_addr_set_v4mapped(hdr->roce4grh.saddr,
+				       (struct in6_addr *)sgid);
+		ipv6_addr_set_v4mapped(hdr->roce4grh.daddr,
+				       (struct in6_addr *)dgid);
+		return 0;
+	case RDMA_NETWORK_IPV6:
+	case RDMA_NETWORK_ROCE_V1:
+	case RDMA_NETWORK_IB:
+		*sgid = grh->sgid;
+		*dgid = grh->dgid;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static enum rdma_network_type wc_net_type(struct ib_device *dev, u32 port,
+					  const struct ib_wc *wc,
+					  const struct ib_grh *grh)
+{
+	const union rdma_network_hdr *hdr = (const void *)grh;
+
+	if (wc->wc_flags & IB_WC_WITH_NETWORK_HDR_TYPE)
+		return wc->network_hdr_type;
+	if (!rdma_protocol_roce(dev, port))
+		return RDMA_NETWORK_IB;
+	if (!rdma_protocol_roce_udp_encap(dev, port))
+		return RDMA_NETWORK_ROCE_V1;
+	if (hdr->roce4grh.version == 4)
+		return RDMA_NETWORK_IPV4;
+	return RDMA_NETWORK_IPV6;
+}
+
+/**
+ * ib_init_ah_attr_from_wc() - build the address vector of a reply
+ * @device: the device the message arrived on
+ * @port_num: the port it arrived on
+ * @wc: its work completion
+ * @grh: its global route or network header (the first 40 bytes of the
+ *	receive buffer of a UD QP), used when @wc has IB_WC_GRH
+ * @ah_attr: filled with a vector back to the sender
+ *
+ * On success @ah_attr holds a reference on its source GID attribute when
+ * it has a GRH: release it with rdma_destroy_ah_attr().
+ *
+ * Return: 0, -EINVAL for a bad port or network type, -EPROTOTYPE for a
+ * RoCE completion without a network header, or the GID lookup's error
+ * when the destination GID of the packet is not one of the port's.
+ */
+int ib_init_ah_attr_from_wc(struct ib_device *device, u32 port_num,
+			    const struct ib_wc *wc, const struct ib_grh *grh,
+			    struct rdma_ah_attr *ah_attr)
+{
+	enum rdma_network_type net;
+	const struct ib_gid_attr *gattr;
+	union ib_gid sgid, dgid;
+	u32 flow;
+	int ret;
+
+	if (!rdma_is_port_valid(device, port_num))
+		return -EINVAL;
+
+	memset(ah_attr, 0, sizeof(*ah_attr));
+	ah_attr->type = rdma_ah_find_type(device, port_num);
+	rdma_ah_set_port_num(ah_attr, port_num);
+	rdma_ah_set_sl(ah_attr, wc->sl);
+	if (ah_attr->type != RDMA_AH_ATTR_TYPE_ROCE) {
+		rdma_ah_set_dlid(ah_attr, wc->slid);
+		rdma_ah_set_path_bits(ah_attr, wc->dlid_path_bits);
+		if (!(wc->wc_flags & IB_WC_GRH))
+			return 0;
+	} else if (!(wc->wc_flags & IB_WC_GRH)) {
+		return -EPROTOTYPE;
+	}
+
+	net = wc_net_type(device, port_num, wc, grh);
+	ret = wc_hdr_gids(grh, net, &sgid, &dgid);
+	if (ret)
+		return ret;
+
+	/* Our source GID is the one the packet was sent to */
+	gattr = rdma_find_gid_by_port(device, &dgid,
+				      ib_network_to_gid_type(net), port_num,
+				      NULL);
+	if (IS_ERR(gattr))
+		return PTR_ERR(gattr);
+
+	flow = be32_to_cpu(grh->version_tclass_flow);
+	ah_attr->ah_flags = IB_AH_GRH;
+	ah_attr->grh.dgid = sgid;
+	ah_attr->grh.flow_label = flow & 0xfffff;
+	ah_attr->grh.traffic_class = (flow >> 20) & 0xff;
+	ah_attr->grh.hop_limit = 0xff;
+	ah_attr->grh.sgid_index = gattr->index;
+	ah_attr->grh.sgid_attr = gattr;
+	return 0;
+}
+EXPORT_SYMBOL(ib_init_ah_attr_from_wc);
+
+/**
+ * ib_create_ah_from_wc() - create an address handle back to a sender
+ * @pd: the protection domain of the AH
+ * @wc: the work completion of the received message
+ * @grh: its global route or network header
+ * @port_num: the port it arrived on
+ *
+ * May sleep.
+ *
+ * Return: the AH or an ERR_PTR() (see ib_init_ah_attr_from_wc() and
+ * rdma_create_ah()).
+ */
+struct ib_ah *ib_create_ah_from_wc(struct ib_pd *pd, const struct ib_wc *wc,
+				   const struct ib_grh *grh, u32 port_num)
+{
+	struct rdma_ah_attr attr;
+	struct ib_ah *ah;
+	int ret;
+
+	ret = ib_init_ah_attr_from_wc(pd->device, port_num, wc, grh, &attr);
+	if (ret)
+		return ERR_PTR(ret);
+
+	ah = rdma_create_ah(pd, &attr, RDMA_CREATE_AH_SLEEPABLE);
+	rdma_destroy_ah_attr(&attr);
+	return ah;
+}
+EXPORT_SYMBOL(ib_create_ah_from_wc);

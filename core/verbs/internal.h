@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the files of core/verbs/ share: the source GID attribute of an
+ * address vector, owned by ah.c and used by qp.c for QP paths.
+ *
+ * Declarations only (see core/device/internal.h for why); non-static
+ * functions are named after the file that owns them.
+ */
+#ifndef OOT_CORE_VERBS_INTERNAL_H
+#define OOT_CORE_VERBS_INTERNAL_H
+
+#include <rdma/ib_verbs.h>
+
+/*
+ * ah_sgid_attr_fill() looks up and references the GID entry that @attr's
+ * grh.sgid_index names when the caller gave none, leaving a reference that
+ * ah_sgid_attr_unfill() drops; @taken tells the two apart and is NULL when
+ * nothing was taken.
+ */
+int ah_sgid_attr_fill(struct ib_device *dev, struct rdma_ah_attr *attr,
+		      const struct ib_gid_attr **taken);
+void ah_sgid_attr_unfill(struct rdma_ah_attr *attr,
+			 const struct ib_gid_attr *taken);
+
+/*
+ * Replaces the reference @cur held on an object's source GID with one on
+ * @attr's, returning the new value for the object to store.
+ */
+const struct ib_gid_attr *ah_sgid_attr_swap(const struct rdma_ah_attr *attr,
+					    const struct ib_gid_attr *cur);
+
+#endif
