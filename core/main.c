@@ -6,6 +6,7 @@
 #include "abi/ib_core/device.h"
 #include "device/internal.h"
 #include "datapath/internal.h"
+#include "netdev/internal.h"
 
 /* Shared work queues; created at load, destroyed at unload, no lock. */
 struct workqueue_struct *ib_wq;
@@ -64,8 +65,13 @@ static int __init ib_core_init(void)
 	ret = cq_pool_client_register();
 	if (ret)
 		goto err_class;
+	ret = roce_gids_init();
+	if (ret)
+		goto err_pool;
 	return 0;
 
+err_pool:
+	cq_pool_client_unregister();
 err_class:
 	ibdev_class_unregister();
 err_wqs:
@@ -75,6 +81,7 @@ err_wqs:
 
 static void __exit ib_core_exit(void)
 {
+	roce_gids_exit();
 	cq_pool_client_unregister();
 	ibdev_class_unregister();
 	ib_core_destroy_wqs();

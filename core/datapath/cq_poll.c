@@ -30,6 +30,19 @@
 #define CQ_REARM	(IB_CQ_NEXT_COMP | IB_CQ_REPORT_MISSED_EVENTS)
 
 /*
+ * A completion with no wr_cqe.  Flushed work requests that were posted
+ * unsignaled may legitimately have none (the R/W API's REG_MR, LOCAL_INV and
+ * inner RDMA WRs): nothing to do.  A successful one is a consumer's bug.
+ */
+static void cq_poll_no_cqe(struct ib_cq *cq, const struct ib_wc *wc)
+{
+	if (wc->status == IB_WC_SUCCESS)
+		dev_warn_ratelimited(&cq->device->dev,
+				     "successful completion without a wr_cqe (wr_id %llu)\n",
+				     wc->wr_id);
+}
+
+/*
  * Poll up to @budget completions (all when @budget is -1) in batches of
  * @batch into @wcs and dispatch each one.
  */
@@ -51,8 +64,7 @@ static int cq_dispatch(struct ib_cq *cq, struct ib_wc *wcs, int batch,
 			if (likely(wc->wr_cqe))
 				wc->wr_cqe->done(cq, wc);
 			else
-				dev_warn_once(&cq->device->dev,
-						"completion without a wr_cqe on a completion-API CQ\n");
+				cq_poll_no_cqe(cq, wc);
 		}
 		done += n;
 		if (n < want)
@@ -191,14 +203,14 @@ EXPORT_SYMBOL(__ib_alloc_cq);
 /* Rotates the vectors of __ib_alloc_cq_any() and of the CQ pool. */
 static atomic_t cq_next_vector = ATOMIC_INIT(0);
 
-/* See verbs_priv.h. */
+/* See datapath/internal.h. */
 int cq_poll_nr_vectors(struct ib_device *dev)
 {
 	return max_t(int, min_t(int, dev->num_comp_vectors, num_online_cpus()),
 		     1);
 }
 
-/* See verbs_priv.h. */
+/* See datapath/internal.h. */
 int cq_poll_pick_vector(struct ib_device *dev)
 {
 	int n = cq_poll_nr_vectors(dev);

@@ -97,8 +97,12 @@ struct ib_cq *ib_cq_pool_get(struct ib_device *dev, unsigned int nr_cqe,
 	    nr_cqe > dev->attrs.max_cqe)
 		return ERR_PTR(-EINVAL);
 
-	vector = comp_vector_hint < 0 ? cq_poll_pick_vector(dev) :
-					comp_vector_hint % nvec;
+	/*
+	 * Modulo the nvec this call grows sets with: CPU hotplug may change
+	 * what cq_poll_pick_vector() counts between the two.
+	 */
+	vector = (comp_vector_hint < 0 ? cq_poll_pick_vector(dev) :
+					 comp_vector_hint) % nvec;
 	cqe = min_t(unsigned int, dev->attrs.max_cqe,
 		    max_t(unsigned int, nr_cqe, CQ_POOL_MIN_CQE));
 

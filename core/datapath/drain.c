@@ -32,16 +32,31 @@ static void drain_marker_init(struct drain_marker *m)
 	init_completion(&m->done);
 }
 
-/* The preconditions of a generic drain on @cq; false to give up. */
+/* A generic drain needs a CQ to wait on; false to give up. */
 static bool drain_can_wait(struct ib_qp *qp, struct ib_cq *cq)
 {
-	if (!cq || cq->poll_ctx == IB_POLL_DIRECT) {
+	if (!cq) {
 		dev_warn_once(&qp->device->dev,
-				"cannot drain QP %u: its CQ is not polled by the core\n",
-				qp->qp_num);
+			      "cannot drain QP %u: it has no CQ\n", qp->qp_num);
 		return false;
 	}
 	return true;
+}
+
+/*
+ * Wait for the marker's completion.  A CQ that the core does not poll
+ * (IB_POLL_DIRECT: its owner polls it, e.g. NVMe poll queues) is polled
+ * here meanwhile, or the marker would never be handled.
+ */
+static void drain_wait(struct ib_cq *cq, struct drain_marker *m)
+{
+	if (cq->poll_ctx != IB_POLL_DIRECT) {
+		wait_for_completion(&m->done);
+		return;
+	}
+	do {
+		ib_process_cq_direct(cq, -1);
+	} while (!wait_for_completion_timeout(&m->done, msecs_to_jiffies(10)));
 }
 
 static int drain_to_error(struct ib_qp *qp)
@@ -78,7 +93,7 @@ static void drain_sq_generic(struct ib_qp *qp)
 			   qp->qp_num, ret);
 		return;
 	}
-	wait_for_completion(&m.done);
+	drain_wait(qp->send_cq, &m);
 }
 
 static void drain_rq_generic(struct ib_qp *qp)
@@ -98,7 +113,7 @@ static void drain_rq_generic(struct ib_qp *qp)
 			   qp->qp_num, ret);
 		return;
 	}
-	wait_for_completion(&m.done);
+	drain_wait(qp->recv_cq, &m);
 }
 
 /**
@@ -107,9 +122,8 @@ static void drain_rq_generic(struct ib_qp *qp)
  *
  * Uses the driver's drain_sq if it has one.  The caller must leave room in
  * the send queue and its CQ for one more work request, must have allocated
- * the CQ with ib_alloc_cq() in a context other than IB_POLL_DIRECT (else
- * this warns once and returns without draining), and must not post
- * concurrently.  May sleep.
+ * the CQ with ib_alloc_cq() (an IB_POLL_DIRECT CQ is polled here while the
+ * drain waits), and must not post concurrently.  May sleep.
  */
 void ib_drain_sq(struct ib_qp *qp)
 {

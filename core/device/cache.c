@@ -51,6 +51,7 @@ static void ibdev_gid_entry_release(struct kref *kref)
 	struct ibdev_gid_entry *entry =
 		container_of(kref, struct ibdev_gid_entry, kref);
 
+	/* Retirement released the netdev of an entry that was in a table. */
 	dev_put(rcu_dereference_protected(entry->attr.ndev, 1));
 	put_device(&entry->attr.device->dev);
 	kfree(entry);
@@ -58,7 +59,8 @@ static void ibdev_gid_entry_release(struct kref *kref)
 
 static struct ibdev_gid_entry *
 ibdev_gid_entry_new(struct ib_device *device, u32 port, u16 index,
-		    const union ib_gid *gid, enum ib_gid_type type)
+		    const union ib_gid *gid, enum ib_gid_type type,
+		    struct net_device *ndev)
 {
 	struct ibdev_gid_entry *entry = kzalloc(sizeof(*entry), GFP_KERNEL);
 
@@ -71,35 +73,44 @@ ibdev_gid_entry_new(struct ib_device *device, u32 port, u16 index,
 	entry->attr.gid = *gid;
 	entry->attr.gid_type = type;
 	get_device(&device->dev);
-	if (!rdma_protocol_ib(device, port))
-		RCU_INIT_POINTER(entry->attr.ndev,
-				 ibdev_port_netdev_get(device, port));
+	dev_hold(ndev);
+	RCU_INIT_POINTER(entry->attr.ndev, ndev);
 	return entry;
 }
 
-/* Drop a slot's entry: the driver forgets it, users may still hold it. */
-static void ibdev_gid_entry_retire(struct ibdev_gid_entry *entry)
+/*
+ * Take entries out of service once they have left their slots: the driver
+ * forgets them, their netdevs are released as soon as RCU readers are done
+ * (so that a netdev can unregister while a QP or AH still holds a GID of
+ * it), and the table's references are dropped; users may still hold them.
+ * Sleeps.
+ */
+static void ibdev_gid_entries_retire(struct ibdev_gid_entry **entries, u32 n)
 {
-	struct ib_device *device = entry->attr.device;
+	struct net_device *ndev;
+	bool any_ndev = false;
+	u32 i;
 
-	if (entry->driver_added && device->ops.del_gid)
-		device->ops.del_gid(&entry->attr, &entry->context);
-	kref_put(&entry->kref, ibdev_gid_entry_release);
-}
+	for (i = 0; i < n; i++) {
+		struct ibdev_gid_entry *entry = entries[i];
+		struct ib_device *device;
 
-/* The link-local GID made from a MAC address (modified EUI-64). */
-static void ibdev_gid_from_mac(union ib_gid *gid, const u8 *mac)
-{
-	memset(gid, 0, sizeof(*gid));
-	gid->global.subnet_prefix = cpu_to_be64(ibdev_default_prefix);
-	gid->raw[8] = mac[0] ^ 2;
-	gid->raw[9] = mac[1];
-	gid->raw[10] = mac[2];
-	gid->raw[11] = 0xff;
-	gid->raw[12] = 0xfe;
-	gid->raw[13] = mac[3];
-	gid->raw[14] = mac[4];
-	gid->raw[15] = mac[5];
+		if (!entry)
+			continue;
+		device = entry->attr.device;
+		if (entry->driver_added && device->ops.del_gid)
+			device->ops.del_gid(&entry->attr, &entry->context);
+		any_ndev |= !!rcu_access_pointer(entry->attr.ndev);
+	}
+	if (any_ndev)
+		synchronize_rcu();
+	for (i = 0; i < n; i++) {
+		if (!entries[i])
+			continue;
+		ndev = rcu_replace_pointer(entries[i]->attr.ndev, NULL, true);
+		dev_put(ndev);
+		kref_put(&entries[i]->kref, ibdev_gid_entry_release);
+	}
 }
 
 /* The GID type of a driver-reported GID on a RoCE port. */
@@ -117,82 +128,42 @@ static int ibdev_gids_from_driver(struct ib_device *device, u32 port,
 				  struct ibdev_gid_entry **slots, u32 size)
 {
 	enum ib_gid_type type = ibdev_roce_type(device, port);
+	struct net_device *ndev = ibdev_port_netdev_get(device, port);
 	union ib_gid gid;
+	int ret = 0;
 	u32 i;
 
-	for (i = 0; i < size; i++) {
+	for (i = 0; i < size && !ret; i++) {
 		if (device->ops.query_gid(device, port, i, &gid))
 			continue;
 		if (!memchr_inv(&gid, 0, sizeof(gid)))
 			continue;
-		slots[i] = ibdev_gid_entry_new(device, port, i, &gid, type);
+		slots[i] = ibdev_gid_entry_new(device, port, i, &gid, type,
+					       ndev);
 		if (!slots[i])
-			return -ENOMEM;
+			ret = -ENOMEM;
 	}
-	return 0;
-}
-
-/* The driver with add_gid takes the core's entry, or it is dropped. */
-static int ibdev_gid_offer(struct ibdev_gid_entry **slot,
-			   struct ibdev_gid_entry *entry)
-{
-	struct ib_device *device;
-
-	if (!entry)
-		return -ENOMEM;
-	device = entry->attr.device;
-	if (device->ops.add_gid) {
-		if (device->ops.add_gid(&entry->attr, &entry->context)) {
-			kref_put(&entry->kref, ibdev_gid_entry_release);
-			return 0;
-		}
-		entry->driver_added = true;
-	}
-	*slot = entry;
-	return 0;
-}
-
-/* The default GIDs of a port whose driver does not report GIDs. */
-static int ibdev_gids_default(struct ib_device *device, u32 port,
-			      struct ibdev_gid_entry **slots, u32 size)
-{
-	struct net_device *ndev;
-	union ib_gid gid;
-	u32 n = 0;
-	int ret = 0;
-
-	if (!size)
-		return 0;
-	if (rdma_protocol_ib(device, port)) {
-		gid.global.subnet_prefix = cpu_to_be64(ibdev_default_prefix);
-		gid.global.interface_id = device->node_guid;
-		slots[0] = ibdev_gid_entry_new(device, port, 0, &gid,
-					       IB_GID_TYPE_IB);
-		return slots[0] ? 0 : -ENOMEM;
-	}
-	ndev = ibdev_port_netdev_get(device, port);
-	if (!ndev)
-		return 0;
-	ibdev_gid_from_mac(&gid, ndev->dev_addr);
 	dev_put(ndev);
-	if (rdma_protocol_roce_eth_encap(device, port))
-		ret = ibdev_gid_offer(&slots[n++],
-				      ibdev_gid_entry_new(device, port, 0, &gid,
-							  IB_GID_TYPE_ROCE));
-	if (!ret && n < size && rdma_protocol_roce_udp_encap(device, port))
-		ret = ibdev_gid_offer(&slots[n],
-				      ibdev_gid_entry_new(device, port, n, &gid,
-					IB_GID_TYPE_ROCE_UDP_ENCAP));
 	return ret;
 }
 
-static void ibdev_gid_slots_retire(struct ibdev_gid_entry **slots, u32 n)
+/*
+ * The GIDs of a port whose driver does not report them, at registration:
+ * an InfiniBand port's default GID (from the node GUID).  A RoCE port's
+ * GIDs come from its netdev and are kept by core/netdev/roce_gids.c.
+ */
+static int ibdev_gids_default(struct ib_device *device, u32 port,
+			      struct ibdev_gid_entry **slots, u32 size)
 {
-	u32 i;
+	union ib_gid gid;
 
-	for (i = 0; i < n; i++)
-		if (slots[i])
-			ibdev_gid_entry_retire(slots[i]);
+	if (!size || !rdma_protocol_ib(device, port))
+		return 0;
+	gid.global.subnet_prefix = cpu_to_be64(ibdev_default_prefix);
+	gid.global.interface_id = device->node_guid;
+	slots[0] = ibdev_gid_entry_new(device, port, 0, &gid, IB_GID_TYPE_IB,
+				       NULL);
+	return slots[0] ? 0 : -ENOMEM;
 }
 
 /* Put a freshly built table in place and retire the old entries. */
@@ -211,7 +182,7 @@ static void ibdev_gid_table_swap(struct ib_device *device, u32 port,
 		cache->subnet_prefix =
 			be64_to_cpu(table->slot[0]->attr.gid.global.subnet_prefix);
 	write_unlock_irqrestore(&device->cache_lock, flags);
-	ibdev_gid_slots_retire(slots, table->size);
+	ibdev_gid_entries_retire(slots, table->size);
 }
 
 /* Rebuild the GID table of @port.  Caller holds ibdev_gid_mutex. */
@@ -232,9 +203,106 @@ static int ibdev_gid_table_fill(struct ib_device *device, u32 port)
 	if (!ret)
 		ibdev_gid_table_swap(device, port, slots);
 	else
-		ibdev_gid_slots_retire(slots, table->size);
+		ibdev_gid_entries_retire(slots, table->size);
 	kfree(slots);
 	return ret;
+}
+
+/* The first free slot at or after @first, or -ENOSPC. */
+static int ibdev_gid_free_slot(struct ib_device *device,
+			       struct ib_gid_table *table, u32 first)
+{
+	int found = -ENOSPC;
+	u32 i;
+
+	read_lock_irq(&device->cache_lock);
+	for (i = first; i < table->size; i++) {
+		if (!table->slot[i]) {
+			found = i;
+			break;
+		}
+	}
+	read_unlock_irq(&device->cache_lock);
+	return found;
+}
+
+/**
+ * ibdev_cache_gid_add - put a GID in a port's table
+ * @device: a registered device whose driver does not report GIDs
+ * @port: a valid port
+ * @gid: the GID
+ * @type: its type
+ * @ndev: the netdev it belongs to (held by the entry), or NULL
+ * @first: the lowest slot to use
+ *
+ * The driver's add_gid, if it has one, is told; an entry it refuses is
+ * not added.  Sleeps.
+ *
+ * Return: the slot, -ENOSPC when no slot from @first is free, -ENODEV
+ * when the table is gone, -ENOMEM, or the driver's error.
+ */
+int ibdev_cache_gid_add(struct ib_device *device, u32 port,
+			const union ib_gid *gid, enum ib_gid_type type,
+			struct net_device *ndev, u32 first)
+{
+	struct ibdev_gid_entry *entry;
+	struct ib_gid_table *table;
+	int index, ret;
+
+	mutex_lock(&ibdev_gid_mutex);
+	table = ibdev_gid_table(device, port);
+	index = table ? ibdev_gid_free_slot(device, table, first) : -ENODEV;
+	if (index < 0) {
+		ret = index;
+		goto out;
+	}
+	ret = -ENOMEM;
+	entry = ibdev_gid_entry_new(device, port, index, gid, type, ndev);
+	if (!entry)
+		goto out;
+	if (device->ops.add_gid) {
+		ret = device->ops.add_gid(&entry->attr, &entry->context);
+		if (ret) {
+			ibdev_gid_entries_retire(&entry, 1);
+			goto out;
+		}
+		entry->driver_added = true;
+	}
+	write_lock_irq(&device->cache_lock);
+	table->slot[index] = entry;
+	write_unlock_irq(&device->cache_lock);
+	ret = index;
+out:
+	mutex_unlock(&ibdev_gid_mutex);
+	return ret;
+}
+
+/**
+ * ibdev_cache_gid_del - take a GID out of a port's table
+ * @attr: a held entry of the table
+ *
+ * Does nothing if the entry has left its slot already.  Sleeps.
+ */
+void ibdev_cache_gid_del(const struct ib_gid_attr *attr)
+{
+	struct ibdev_gid_entry *entry =
+		container_of(attr, struct ibdev_gid_entry, attr);
+	struct ib_device *device = attr->device;
+	struct ib_gid_table *table;
+	bool in_slot = false;
+
+	mutex_lock(&ibdev_gid_mutex);
+	write_lock_irq(&device->cache_lock);
+	table = ibdev_gid_table(device, attr->port_num);
+	if (table && attr->index < table->size &&
+	    table->slot[attr->index] == entry) {
+		table->slot[attr->index] = NULL;
+		in_slot = true;
+	}
+	write_unlock_irq(&device->cache_lock);
+	if (in_slot)
+		ibdev_gid_entries_retire(&entry, 1);
+	mutex_unlock(&ibdev_gid_mutex);
 }
 
 /* The port's state, LMC and (IB) subnet prefix as the driver reports them. */
@@ -322,7 +390,7 @@ void ibdev_cache_cleanup(struct ib_device *device)
 		write_lock_irqsave(&device->cache_lock, flags);
 		device->port_data[port].cache.gid = NULL;
 		write_unlock_irqrestore(&device->cache_lock, flags);
-		ibdev_gid_slots_retire(table->slot, table->size);
+		ibdev_gid_entries_retire(table->slot, table->size);
 		kfree(table);
 	}
 	mutex_unlock(&ibdev_gid_mutex);
@@ -490,6 +558,38 @@ int rdma_read_gid_l2_fields(const struct ib_gid_attr *attr,
 }
 EXPORT_SYMBOL(rdma_read_gid_l2_fields);
 
+/**
+ * rdma_read_gid_attr_ndev_rcu - the netdev of a GID entry
+ * @attr: held GID attributes
+ *
+ * For the caller's RCU read-side section: the netdev is only valid inside
+ * it, and is not held.
+ *
+ * Return: the netdev; ERR_PTR(-EINVAL) if the entry has left its table
+ * (its address went away), ERR_PTR(-ENODEV) if it has no netdev.
+ */
+struct net_device *rdma_read_gid_attr_ndev_rcu(const struct ib_gid_attr *attr)
+{
+	const struct ibdev_gid_entry *entry =
+		container_of(attr, struct ibdev_gid_entry, attr);
+	struct ib_device *device = attr->device;
+	struct net_device *ndev = ERR_PTR(-EINVAL);
+	struct ib_gid_table *table;
+	unsigned long flags;
+
+	read_lock_irqsave(&device->cache_lock, flags);
+	table = ibdev_gid_table(device, attr->port_num);
+	if (table && attr->index < table->size &&
+	    table->slot[attr->index] == entry) {
+		ndev = rcu_dereference(attr->ndev);
+		if (!ndev)
+			ndev = ERR_PTR(-ENODEV);
+	}
+	read_unlock_irqrestore(&device->cache_lock, flags);
+	return ndev;
+}
+EXPORT_SYMBOL(rdma_read_gid_attr_ndev_rcu);
+
 /* Events after which the core's view of a port must be brought up to date. */
 static bool ibdev_event_is_port_change(enum ib_event_type type)
 {
@@ -507,69 +607,74 @@ static bool ibdev_event_is_port_change(enum ib_event_type type)
 }
 
 /*
- * A port event on its way to the handlers: it holds a kobject reference
- * on the device until the work has run.
+ * An event on its way to the handlers: it holds a kobject reference on the
+ * device until the work has run.
  */
-struct ibdev_port_event {
+struct ibdev_queued_event {
 	struct work_struct work;
 	struct ib_event event;
 };
 
 /*
- * Update the port's cached state and GIDs (asking the driver, which may
- * sleep or take the RTNL: hence a work item and not the caller's context),
- * then tell the handlers.  The cache is only touched while the device is
- * registered; the registration reference keeps it from being torn down.
+ * Bring the core's view of the port up to date after a port event: its
+ * cached state and, when the driver reports GIDs, its GID table (asking
+ * the driver, which may sleep or take the RTNL).  Only while the device is
+ * registered; the registration reference keeps the cache from being torn
+ * down meanwhile.
  */
-static void ibdev_port_event_work(struct work_struct *work)
+static void ibdev_port_event_update(const struct ib_event *event)
 {
-	struct ibdev_port_event *pe =
-		container_of(work, struct ibdev_port_event, work);
-	struct ib_device *device = pe->event.device;
-	u32 port = pe->event.element.port_num;
+	struct ib_device *device = event->device;
+	u32 port = event->element.port_num;
 
-	if (rdma_is_port_valid(device, port) && ib_device_try_get(device)) {
-		if (pe->event.event == IB_EVENT_GID_CHANGE &&
-		    device->ops.query_gid)
-			ibdev_cache_port_reload(device, port);
-		ibdev_port_cache_update(device, port);
-		ib_device_put(device);
-	}
-	ibdev_event_fanout(&pe->event);
+	if (!rdma_is_port_valid(device, port) || !ib_device_try_get(device))
+		return;
+	if (event->event == IB_EVENT_GID_CHANGE && device->ops.query_gid)
+		ibdev_cache_port_reload(device, port);
+	ibdev_port_cache_update(device, port);
+	ib_device_put(device);
+}
+
+static void ibdev_event_work(struct work_struct *work)
+{
+	struct ibdev_queued_event *qe =
+		container_of(work, struct ibdev_queued_event, work);
+	struct ib_device *device = qe->event.device;
+
+	if (ibdev_event_is_port_change(qe->event.event))
+		ibdev_port_event_update(&qe->event);
+	ibdev_event_fanout(&qe->event);
 	put_device(&device->dev);
-	kfree(pe);
+	kfree(qe);
 }
 
 /**
  * ib_dispatch_event - report an asynchronous event to a device's handlers
  * @event: the event; its device and, for port events, port_num are set
  *
- * Port events (port active/error, LID, P_Key and GID changes, client
- * reregistration) first update the core's view of the port (state, LMC,
- * and the GID table for IB_EVENT_GID_CHANGE when the driver reports GIDs),
- * which may ask the driver: they are handled on an ordered work queue, so
- * this may be called with the RTNL held or in atomic context.  Other events
- * go to the handlers at once, in process context.  Handlers are called in
- * registration order and may sleep.
+ * Any context: drivers call this from interrupt handlers and tasklets.
+ * The event is queued, in order with the device's other events, on the
+ * core's ordered event work queue.  There, port events (port active/error,
+ * LID, P_Key and GID changes, client reregistration) first update the
+ * core's view of the port (state, LMC, and the GID table for
+ * IB_EVENT_GID_CHANGE when the driver reports GIDs); then the handlers are
+ * called in registration order, in process context, and may sleep.  An
+ * event that cannot be queued for lack of memory is logged and dropped.
  */
 void ib_dispatch_event(const struct ib_event *event)
 {
-	struct ibdev_port_event *pe;
+	struct ibdev_queued_event *qe;
 
-	if (!ibdev_event_is_port_change(event->event)) {
-		ibdev_event_fanout(event);
+	qe = kmalloc(sizeof(*qe), GFP_ATOMIC);
+	if (!qe) {
+		dev_warn_ratelimited(&event->device->dev,
+				     "out of memory: event %d dropped\n",
+				     event->event);
 		return;
 	}
-	pe = kmalloc(sizeof(*pe), GFP_ATOMIC);
-	if (!pe) {
-		dev_warn(&event->device->dev,
-			 "out of memory: port event %d not dispatched\n",
-			 event->event);
-		return;
-	}
-	pe->event = *event;
-	INIT_WORK(&pe->work, ibdev_port_event_work);
+	qe->event = *event;
+	INIT_WORK(&qe->work, ibdev_event_work);
 	get_device(&event->device->dev);
-	queue_work(ib_event_wq, &pe->work);
+	queue_work(ib_event_wq, &qe->work);
 }
 EXPORT_SYMBOL(ib_dispatch_event);

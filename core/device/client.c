@@ -5,10 +5,13 @@
  * A client is added to a device when both are registered, by whichever
  * registration comes second, and removed by whichever unregistration comes
  * first.  device->client_data holds, at index client->client_id, the
- * client's data for that device; the entry carries IBCLIENT_ADDED from the
- * moment add() is about to be called until remove() is about to be called,
- * which makes each of the two happen exactly once.  The lock order is in
- * dev_priv.h.
+ * client's data for that device.  Its entry carries IBCLIENT_ADDED from
+ * the moment add() is about to be called until remove() is about to be
+ * called, which makes each of the two happen exactly once, and
+ * IBCLIENT_ADDING while add() runs: a removal waits for it, so remove()
+ * never overtakes add().  A device that is no longer live gets no new
+ * client; unregistration hides the device before it removes the clients.
+ * The lock order is in device/internal.h.
  */
 #include "abi/ib_core/device.h"
 #include "device/internal.h"
@@ -23,7 +26,9 @@ static DEFINE_XARRAY_FLAGS(ibclients, XA_FLAGS_ALLOC);
 static DECLARE_RWSEM(ibclient_rwsem);
 static u32 ibclient_next_id;	/* under ibclient_rwsem */
 #define IBCLIENT_LIVE	XA_MARK_1
-#define IBCLIENT_ADDED	XA_MARK_1	/* in device->client_data */
+/* Marks of device->client_data entries (mark 0 is the allocator's). */
+#define IBCLIENT_ADDED	XA_MARK_1
+#define IBCLIENT_ADDING	XA_MARK_2
 
 static void ibclient_put(struct ib_client *client)
 {
@@ -46,40 +51,63 @@ static struct ib_client *ibclient_get_next(unsigned long *id)
 }
 
 /*
+ * Claim @client's entry of @device for an add(): false if the client is
+ * there already or the device is no longer live.  Checking liveness under
+ * client_data_rwsem makes ibdev_client_hide_barrier() a barrier.
+ */
+static bool ibclient_claim(struct ib_device *device, u32 id)
+{
+	bool claimed = false;
+
+	down_write(&device->client_data_rwsem);
+	if (!xa_get_mark(&device->client_data, id, IBCLIENT_ADDED) &&
+	    ibdev_index_is_live(device) &&
+	    !xa_err(xa_store(&device->client_data, id, NULL, GFP_KERNEL))) {
+		xa_set_mark(&device->client_data, id, IBCLIENT_ADDED);
+		xa_set_mark(&device->client_data, id, IBCLIENT_ADDING);
+		claimed = true;
+	}
+	up_write(&device->client_data_rwsem);
+	return claimed;
+}
+
+/*
  * Add @client to @device unless it is there already.  The caller holds a
- * registration reference on @device and a use of @client, so neither can
- * start removing the pair while add() runs.
+ * registration reference on @device and a use of @client.
  */
 static void ibclient_add_one(struct ib_device *device,
 			     struct ib_client *client)
 {
 	u32 id = client->client_id;
-	int ret;
+	int ret = 0;
 
 	if (!device->kverbs_provider && !client->no_kverbs_req)
 		return;
-	down_write(&device->client_data_rwsem);
-	if (xa_get_mark(&device->client_data, id, IBCLIENT_ADDED)) {
-		up_write(&device->client_data_rwsem);
+	if (!ibclient_claim(device, id))
 		return;
-	}
-	ret = xa_err(xa_store(&device->client_data, id, NULL, GFP_KERNEL));
-	if (!ret)
-		xa_set_mark(&device->client_data, id, IBCLIENT_ADDED);
-	up_write(&device->client_data_rwsem);
-	if (ret || !client->add)
-		return;
+	if (client->add)
+		ret = client->add(device);
 
-	ret = client->add(device);
-	if (!ret)
-		return;
-	/* Declined (e.g. -EOPNOTSUPP): the client never sees this device. */
 	down_write(&device->client_data_rwsem);
-	xa_erase(&device->client_data, id);
+	xa_clear_mark(&device->client_data, id, IBCLIENT_ADDING);
+	/* Declined (e.g. -EOPNOTSUPP): the client never sees this device. */
+	if (ret)
+		xa_erase(&device->client_data, id);
 	up_write(&device->client_data_rwsem);
+	wake_up_var(&device->client_data);
 }
 
-/* Remove @client from @device if it is there.  Caller holds the mutex. */
+static bool ibclient_adding(struct ib_device *device, u32 id)
+{
+	bool adding;
+
+	down_read(&device->client_data_rwsem);
+	adding = xa_get_mark(&device->client_data, id, IBCLIENT_ADDING);
+	up_read(&device->client_data_rwsem);
+	return adding;
+}
+
+/* Remove @client from @device if it is there, after its add() returned. */
 static void ibclient_remove_one(struct ib_device *device,
 				struct ib_client *client)
 {
@@ -87,6 +115,7 @@ static void ibclient_remove_one(struct ib_device *device,
 	void *data;
 
 	lockdep_assert_held(&device->unregistration_lock);
+	wait_var_event(&device->client_data, !ibclient_adding(device, id));
 	down_write(&device->client_data_rwsem);
 	if (!xa_get_mark(&device->client_data, id, IBCLIENT_ADDED)) {
 		up_write(&device->client_data_rwsem);
@@ -101,6 +130,20 @@ static void ibclient_remove_one(struct ib_device *device,
 
 	down_write(&device->client_data_rwsem);
 	xa_erase(&device->client_data, id);
+	up_write(&device->client_data_rwsem);
+}
+
+/**
+ * ibdev_client_hide_barrier - wait out client adds that saw a device live
+ * @device: a device that has just been hidden (ibdev_index_hide())
+ *
+ * After this, every add that will ever start on @device has marked its
+ * entry, so ibdev_client_remove_all() finds it (and waits for its add()),
+ * and every later one declines.
+ */
+void ibdev_client_hide_barrier(struct ib_device *device)
+{
+	down_write(&device->client_data_rwsem);
 	up_write(&device->client_data_rwsem);
 }
 
@@ -139,8 +182,8 @@ static struct ib_client *ibclient_newest_added(struct ib_device *device)
 }
 
 /*
- * Called by unregistration with unregistration_lock held, once no
- * registration reference is left: newest client first.
+ * Called by unregistration with unregistration_lock held, once the device
+ * is hidden: newest client first.
  */
 void ibdev_client_remove_all(struct ib_device *device)
 {

@@ -118,8 +118,10 @@ EXPORT_SYMBOL(_ib_alloc_device);
  * ib_dealloc_device - free a device allocated with ib_alloc_device()
  * @device: the device; it must not be registered
  *
- * Drops the driver's reference; the memory goes when sysfs readers and
- * GID attribute holders are done with it.  A registered device is left
+ * Calls the driver's ops.dealloc_driver, if it has one, to free what the
+ * driver hangs on the device (also after a failed ib_register_device()),
+ * then drops the driver's reference; the memory goes when sysfs readers
+ * and GID attribute holders are done with it.  A registered device is left
  * alone (a caller bug that is logged): freeing it would pull it from under
  * its clients.
  */
@@ -129,6 +131,8 @@ void ib_dealloc_device(struct ib_device *device)
 		dev_warn(&device->dev, "not freeing a registered device\n");
 		return;
 	}
+	if (device->ops.dealloc_driver)
+		device->ops.dealloc_driver(device);
 	ibdev_port_netdevs_release(device);
 	ibdev_index_remove(device);
 	put_device(&device->dev);

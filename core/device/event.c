@@ -3,8 +3,8 @@
  * Asynchronous event handlers of a device.
  *
  * device->event_handler_list is protected by device->event_handler_rwsem:
- * written by (un)registration, read while ib_dispatch_event() (cache.c)
- * calls the handlers.  So a handler is never called after
+ * written by (un)registration, read while the event work queued by
+ * ib_dispatch_event() (cache.c) calls the handlers.  So a handler is never called after
  * ib_unregister_event_handler() returns, and handlers must not
  * (un)register handlers of the same device.
  */
@@ -14,8 +14,8 @@
 /**
  * ib_register_event_handler - receive a device's asynchronous events
  * @event_handler: set up with INIT_IB_EVENT_HANDLER(); its handler is
- *	called in process context for every event of its device (port events
- *	from the core's event work queue, see ib_dispatch_event())
+ *	called in process context, from the core's event work queue, for
+ *	every event of its device (see ib_dispatch_event())
  */
 void ib_register_event_handler(struct ib_event_handler *event_handler)
 {

@@ -45,9 +45,12 @@
  * Lifetime: device->refcount counts "registration references".  It is set
  * when the device goes live; the registration itself holds one, every
  * ib_device_get_by_*() and every client add in progress holds one.
- * Unregistration hides the device, drops the registration reference and
- * waits for device->unreg_completion, so no client add can be running when
- * clients are removed.  Memory is held by device->dev's kobject reference.
+ * Unregistration hides the device (no new client is added, no lookup by
+ * name or index finds it), removes the clients while the device still
+ * works, then drops the registration reference and waits for
+ * device->unreg_completion.  Nobody may wait for the unregistration lock
+ * while holding a registration reference.  Memory is held by device->dev's
+ * kobject reference.
  */
 #ifndef OOT_CORE_DEVICE_INTERNAL_H
 #define OOT_CORE_DEVICE_INTERNAL_H
@@ -97,9 +100,14 @@ int ibdev_class_register(void);
 void ibdev_class_unregister(void);
 
 /* cache.c */
+struct ib_gid_attr;
 int ibdev_cache_setup(struct ib_device *device);
 void ibdev_cache_cleanup(struct ib_device *device);
 void ibdev_cache_port_reload(struct ib_device *device, u32 port);
+int ibdev_cache_gid_add(struct ib_device *device, u32 port,
+			const union ib_gid *gid, enum ib_gid_type type,
+			struct net_device *ndev, u32 first);
+void ibdev_cache_gid_del(const struct ib_gid_attr *attr);
 
 /* sysfs.c */
 int ibdev_sysfs_add(struct ib_device *device);
@@ -107,6 +115,7 @@ void ibdev_sysfs_del(struct ib_device *device);
 
 /* client.c */
 void ibdev_client_add_all(struct ib_device *device);
+void ibdev_client_hide_barrier(struct ib_device *device);
 void ibdev_client_remove_all(struct ib_device *device);
 
 #endif

@@ -119,24 +119,30 @@ struct net_device *ibdev_port_netdev_get(struct ib_device *device, u32 port)
 	return ndev;
 }
 
+/*
+ * ibdev_ndev_hash: every port that has a netdev, keyed by that netdev
+ * (through port_data[].ndev_hash_link), so that ib_device_get_by_netdev()
+ * is a lookup under RCU that any context may make: soft RoCE drivers make
+ * it for each packet they receive.
+ * ibdev_ndev_mutex: serialises every change of a port's netdev pointer and
+ * of the hash (they sleep: a port leaves the hash for an RCU grace period
+ * before it enters again under another key).  Readers take no lock.
+ */
+static DEFINE_HASHTABLE(ibdev_ndev_hash, 5);
+static DEFINE_MUTEX(ibdev_ndev_mutex);
+
 /* Put @ndev on @port; returns the netdev it replaces (still held). */
-static struct net_device *ibdev_port_netdev_swap(struct ib_device *device,
-						 u32 port,
+static struct net_device *ibdev_port_netdev_swap(struct ib_port_data *pdata,
 						 struct net_device *ndev)
 {
-	struct ib_port_data *pdata = &device->port_data[port];
 	struct net_device *old;
 	unsigned long flags;
 
 	spin_lock_irqsave(&pdata->netdev_lock, flags);
 	old = rcu_dereference_protected(pdata->netdev,
 					lockdep_is_held(&pdata->netdev_lock));
-	if (old != ndev) {
-		dev_hold(ndev);
-		rcu_assign_pointer(pdata->netdev, ndev);
-	} else {
-		old = NULL;
-	}
+	dev_hold(ndev);
+	rcu_assign_pointer(pdata->netdev, ndev);
 	spin_unlock_irqrestore(&pdata->netdev_lock, flags);
 	return old;
 }
@@ -148,18 +154,66 @@ static struct net_device *ibdev_port_netdev_swap(struct ib_device *device,
  * @ndev: the netdev, or NULL
  *
  * The port takes a reference on @ndev and drops the one on the netdev it
- * had, once RCU readers are done with it.  Sleeps.
+ * had once RCU readers are done with it; the port moves in the netdev hash
+ * accordingly.  Setting the netdev a port has already changes nothing.
+ * Sleeps.
  */
 void ibdev_port_netdev_set(struct ib_device *device, u32 port,
 			   struct net_device *ndev)
 {
-	struct net_device *old = ibdev_port_netdev_swap(device, port, ndev);
+	struct ib_port_data *pdata = &device->port_data[port];
+	struct net_device *old;
 
-	if (old) {
-		synchronize_rcu();
-		dev_put(old);
-	}
+	mutex_lock(&ibdev_ndev_mutex);
+	if (rcu_access_pointer(pdata->netdev) == ndev)
+		goto out;
+	old = ibdev_port_netdev_swap(pdata, ndev);
+	if (hash_hashed(&pdata->ndev_hash_link))
+		hash_del_rcu(&pdata->ndev_hash_link);
+	/* Readers are done with @old, and with the port under its old key. */
+	synchronize_rcu();
+	dev_put(old);
+	if (ndev)
+		hash_add_rcu(ibdev_ndev_hash, &pdata->ndev_hash_link,
+			     (unsigned long)ndev);
+out:
+	mutex_unlock(&ibdev_ndev_mutex);
 }
+
+/**
+ * ib_device_get_by_netdev - find the device a netdev belongs to
+ * @ndev: the net device of one of the device's ports
+ * @driver_id: only a device of this driver, or RDMA_DRIVER_UNKNOWN for any
+ *
+ * Any context.  A device is found from its registration until its
+ * unregistration has dropped the last registration reference, so also
+ * while its clients are being removed.
+ *
+ * Return: the device with a registration reference (drop it with
+ * ib_device_put()), or NULL.
+ */
+struct ib_device *ib_device_get_by_netdev(struct net_device *ndev,
+					  enum rdma_driver_id driver_id)
+{
+	struct ib_device *found = NULL;
+	struct ib_port_data *pdata;
+
+	rcu_read_lock();
+	hash_for_each_possible_rcu(ibdev_ndev_hash, pdata, ndev_hash_link,
+				   (unsigned long)ndev) {
+		if (rcu_access_pointer(pdata->netdev) != ndev ||
+		    (driver_id != RDMA_DRIVER_UNKNOWN &&
+		     pdata->ib_dev->ops.driver_id != driver_id))
+			continue;
+		if (ib_device_try_get(pdata->ib_dev)) {
+			found = pdata->ib_dev;
+			break;
+		}
+	}
+	rcu_read_unlock();
+	return found;
+}
+EXPORT_SYMBOL(ib_device_get_by_netdev);
 
 /* Drop every port's netdev, at unregistration or when the device is freed. */
 void ibdev_port_netdevs_release(struct ib_device *device)

@@ -120,61 +120,65 @@ err_unsetup:
 EXPORT_SYMBOL(ib_register_device);
 
 /*
- * Take @device down: hide it, wait for every registration reference, remove
- * the clients, tear down sysfs and caches.  Caller holds
- * unregistration_lock and a kobject reference.  @put_caller drops the
- * caller's registration reference once the device is hidden.
+ * Take @device down, in the order ULPs rely on: hide it from lookups and
+ * from clients registering, remove the clients (the CQ pool's last) while
+ * the device still works, so that their teardown can still talk to the
+ * peer; then drop the registration reference and wait for the others;
+ * then tear down sysfs, the GID tables and the port netdevs.
+ *
+ * Return: true if this call took the device down, false if it was not
+ * live (never registered, or another unregistration did it).
  */
-static void ibdev_unregister_locked(struct ib_device *device, bool put_caller)
+static bool ibdev_unregister_locked(struct ib_device *device)
 {
-	bool live;
-
 	lockdep_assert_held(&device->unregistration_lock);
-	live = ibdev_index_hide(device);
-	if (put_caller)
-		ib_device_put(device);
-	if (!live)
-		return;
-
+	if (!ibdev_index_hide(device))
+		return false;
+	ibdev_client_hide_barrier(device);
+	ibdev_client_remove_all(device);
 	ib_device_put(device);
 	wait_for_completion(&device->unreg_completion);
-	ibdev_client_remove_all(device);
 	ibdev_sysfs_del(device);
 	ibdev_cache_cleanup(device);
 	ibdev_port_netdevs_release(device);
 	ibdev_index_drop_name(device);
+	return true;
 }
 
-/* Free the device if the driver asked the core to (ops.dealloc_driver). */
-static void ibdev_unregister(struct ib_device *device, bool put_caller)
+/*
+ * Unregister @device, and free it if its driver asked the core to
+ * (ops.dealloc_driver).  The caller holds a kobject reference and no
+ * registration reference: a concurrent unregistration holds the lock while
+ * it waits for the registration references to go.
+ */
+static void ibdev_unregister(struct ib_device *device)
 {
-	bool dealloc;
+	bool done;
 
-	get_device(&device->dev);
 	mutex_lock(&device->unregistration_lock);
-	dealloc = device->ops.dealloc_driver && ibdev_index_is_live(device);
-	ibdev_unregister_locked(device, put_caller);
+	done = ibdev_unregister_locked(device);
 	mutex_unlock(&device->unregistration_lock);
-	if (dealloc) {
-		device->ops.dealloc_driver(device);
+	if (done && device->ops.dealloc_driver)
 		ib_dealloc_device(device);
-	}
-	put_device(&device->dev);
 }
 
 /**
  * ib_unregister_device - take a registered device away
  * @device: the device
  *
- * Every client's remove() is called (in the reverse order of the clients'
- * registration) after all registration references are dropped, then sysfs
- * and the GID tables go.  Calls after the first do nothing.  If the driver
- * set ops.dealloc_driver, the core calls it and frees the device; else the
- * driver frees it with ib_dealloc_device().  Sleeps.
+ * The device is hidden from lookups and new clients, then every client's
+ * remove() is called (in the reverse order of the clients' registration)
+ * while the device still works, then the call waits for every registration
+ * reference to be dropped, then sysfs and the GID tables go.  Calls after
+ * the first do nothing; concurrent calls return when the device is down.
+ * If the driver set ops.dealloc_driver, the core then frees the device
+ * (ib_dealloc_device()); else the driver frees it.  Sleeps.
  */
 void ib_unregister_device(struct ib_device *device)
 {
-	ibdev_unregister(device, false);
+	get_device(&device->dev);
+	ibdev_unregister(device);
+	put_device(&device->dev);
 }
 EXPORT_SYMBOL(ib_unregister_device);
 
@@ -183,12 +187,15 @@ EXPORT_SYMBOL(ib_unregister_device);
  * @device: the device, with a registration reference the caller holds
  *	from ib_device_get_by_name() or ib_device_get_by_netdev()
  *
- * Drops the caller's reference and unregisters the device as
+ * Drops the caller's reference first, then unregisters the device as
  * ib_unregister_device() does; only meaningful with ops.dealloc_driver.
  */
 void ib_unregister_device_and_put(struct ib_device *device)
 {
-	ibdev_unregister(device, true);
+	get_device(&device->dev);
+	ib_device_put(device);
+	ibdev_unregister(device);
+	put_device(&device->dev);
 }
 EXPORT_SYMBOL(ib_unregister_device_and_put);
 

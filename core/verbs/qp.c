@@ -197,9 +197,13 @@ static int qp_modify(struct ib_qp *qp, struct ib_qp_attr *attr, int mask)
 			return ret;
 	}
 	if (mask & IB_QP_ALT_PATH) {
+		u32 alt_port = attr->alt_ah_attr.port_num;
+
 		/* Alternate paths and migration exist on InfiniBand only */
-		if (!rdma_protocol_ib(dev, port) ||
-		    !rdma_protocol_ib(dev, attr->alt_ah_attr.port_num)) {
+		if (!rdma_is_port_valid(dev, port) ||
+		    !rdma_is_port_valid(dev, alt_port) ||
+		    !rdma_protocol_ib(dev, port) ||
+		    !rdma_protocol_ib(dev, alt_port)) {
 			ret = -EINVAL;
 			goto out;
 		}
