@@ -97,14 +97,10 @@ static void ibclient_add_one(struct ib_device *device,
 	wake_up_var(&device->client_data);
 }
 
+/* Lockless (xa_get_mark takes RCU only): a wait condition may not sleep. */
 static bool ibclient_adding(struct ib_device *device, u32 id)
 {
-	bool adding;
-
-	down_read(&device->client_data_rwsem);
-	adding = xa_get_mark(&device->client_data, id, IBCLIENT_ADDING);
-	up_read(&device->client_data_rwsem);
-	return adding;
+	return xa_get_mark(&device->client_data, id, IBCLIENT_ADDING);
 }
 
 /* Remove @client from @device if it is there, after its add() returned. */
