@@ -90,3 +90,56 @@ lab_unload_all() {
 	done
 	! lab_rdma_left >/dev/null
 }
+
+# lab_veth_pair [A B ADDR_A ADDR_B]: a veth pair whose two ends talk to
+# each other over the link, not over lo (lab facts): addresses on both
+# ends, output routes for each other's address through the own end (rules
+# on iif lo ahead of the local table), accept_local and no rp_filter so
+# that packets from a local source are taken, a deep backlog, and RPS
+# pinning each end to one CPU so that a flow is not reordered.
+# Defaults: veth0/veth1 with 10.11.0.1/24 and 10.11.0.2/24.
+lab_veth_pair() {
+	_a=${1:-veth0} _b=${2:-veth1} _ia=${3:-10.11.0.1} _ib=${4:-10.11.0.2}
+	ip link add "$_a" type veth peer name "$_b" || return 1
+	ip addr add "$_ia/24" dev "$_a" && ip addr add "$_ib/24" dev "$_b" || return 1
+	sysctl -qw net.core.netdev_max_backlog=16384
+	for _k in all default "$_a" "$_b"; do
+		sysctl -qw "net.ipv4.conf.$_k.accept_local=1"
+		sysctl -qw "net.ipv4.conf.$_k.rp_filter=0"
+	done
+	if ip rule show | grep -q '^0:.*lookup local'; then
+		ip rule add pref 1000 lookup local
+		ip rule del pref 0 lookup local
+	fi
+	ip rule add pref 100 iif lo to "$_ib" lookup 100
+	ip rule add pref 101 iif lo to "$_ia" lookup 101
+	ip link set "$_a" up && ip link set "$_b" up || return 1
+	ip route add "$_ib" dev "$_a" src "$_ia" table 100
+	ip route add "$_ia" dev "$_b" src "$_ib" table 101
+	echo 1 >"/sys/class/net/$_a/queues/rx-0/rps_cpus" 2>/dev/null
+	echo 2 >"/sys/class/net/$_b/queues/rx-0/rps_cpus" 2>/dev/null
+	return 0
+}
+
+# lab_veth_pair_del [A]: remove the pair and its routing again.
+lab_veth_pair_del() {
+	ip link del "${1:-veth0}" 2>/dev/null
+	ip rule del pref 100 2>/dev/null
+	ip rule del pref 101 2>/dev/null
+	ip route flush table 100 2>/dev/null
+	ip route flush table 101 2>/dev/null
+	return 0
+}
+
+# lab_wait_for SECONDS CMD...: retry CMD every 0.2 s until it succeeds or
+# SECONDS pass (for what the kernel does asynchronously); its status.
+lab_wait_for() {
+	_t=$(( $1 * 5 ))
+	shift
+	while [ $_t -gt 0 ]; do
+		"$@" >/dev/null 2>&1 && return 0
+		sleep 0.2
+		_t=$((_t - 1))
+	done
+	"$@" >/dev/null 2>&1
+}
