@@ -175,7 +175,7 @@ fi
 
 if [ -n "$tk" ] && [ $built_test -eq 1 ] && [ $have_rootfs -eq 1 ]; then
 	mapfile -t suites < <(find "$TOP_DIR/build/$trel/kunit" -name '*.ko' \
-		! -name rdma_kunit_tdev.ko -printf '%f\n' | sed 's/\.ko$//' | sort)
+		! -name rdma_kunit_tdev.ko ! -name rdma_kunit_lib.ko -printf '%f\n' | sed 's/\.ko$//' | sort)
 	if [ ${#suites[@]} -eq 0 ]; then
 		result FAIL kunit "no suite module was built"
 	else
