@@ -71,19 +71,19 @@ void rw_env_exit(struct kunit *test)
 EXPORT_SYMBOL_GPL(rw_env_exit);
 
 /**
- * rw_create_qp - an RC QP on the environment's CQ, on port RW_PORT
- * @env: the environment
+ * rw_qp - an RC QP on the environment's CQ, on port RW_PORT
+ * @env: the environment; its case fails if the QP cannot be made
  * @max_send_sge: its send SGEs
  * @max_rdma_ctxs: the R/W contexts it is made for
  * @out: if not NULL, the init attributes as ib_create_qp() left them
  *
  * 16 send and 4 receive work requests; only signaled sends complete.
  *
- * Return: the QP or an ERR_PTR; the case keeps it in @env, where
+ * Return: the QP; the case keeps it in @env (qp or peer), where
  * rw_env_exit() finds it.
  */
-struct ib_qp *rw_create_qp(struct rw_env *env, u32 max_send_sge,
-			   u32 max_rdma_ctxs, struct ib_qp_init_attr *out)
+struct ib_qp *rw_qp(struct rw_env *env, u32 max_send_sge, u32 max_rdma_ctxs,
+		    struct ib_qp_init_attr *out)
 {
 	struct ib_qp_init_attr attr = {
 		.send_cq = env->cq,
@@ -103,9 +103,10 @@ struct ib_qp *rw_create_qp(struct rw_env *env, u32 max_send_sge,
 
 	if (out)
 		*out = attr;
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(env->test, qp);
 	return qp;
 }
-EXPORT_SYMBOL_GPL(rw_create_qp);
+EXPORT_SYMBOL_GPL(rw_qp);
 
 /**
  * rw_list_len - the MRs on one of a QP's MR lists (an MR pool)

@@ -5,7 +5,7 @@
  * Each case gets its own test device (whose PDs use its local DMA lkey), a
  * PD and a CQ polled directly (suite .init = rw_env_init, .exit =
  * rw_env_exit), tunes the device attributes it needs, then makes RC QPs
- * with rw_create_qp().  The R/W suites go on to connect two of them and
+ * with rw_qp().  The R/W suites go on to connect two of them and
  * move data between a local scatterlist and a remote buffer that the peer
  * QP registered.
  */
@@ -46,8 +46,8 @@ struct rw_env {
 
 int rw_env_init(struct kunit *test);
 void rw_env_exit(struct kunit *test);
-struct ib_qp *rw_create_qp(struct rw_env *env, u32 max_send_sge,
-			   u32 max_rdma_ctxs, struct ib_qp_init_attr *out);
+struct ib_qp *rw_qp(struct rw_env *env, u32 max_send_sge, u32 max_rdma_ctxs,
+		    struct ib_qp_init_attr *out);
 int rw_list_len(struct ib_qp *qp, struct list_head *list);
 
 #endif

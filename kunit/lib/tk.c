@@ -173,6 +173,22 @@ void tk_join(struct tk_thread *t)
 EXPORT_SYMBOL_GPL(tk_join);
 
 /**
+ * tk_expect_blocks - tk_start() a step that must wait for something
+ * @test: the case; it fails if the step is over within 100 ms
+ * @t: the thread's record, alive until tk_join()
+ * @fn: the step
+ * @arg: its argument
+ */
+void tk_expect_blocks(struct kunit *test, struct tk_thread *t,
+		      void (*fn)(void *), void *arg)
+{
+	tk_start(test, t, fn, arg);
+	msleep(100);
+	KUNIT_EXPECT_FALSE(test, completion_done(&t->done));
+}
+EXPORT_SYMBOL_GPL(tk_expect_blocks);
+
+/**
  * tk_unregister_fn - a step for tk_start(): ib_unregister_device()
  * @arg: the struct ib_device
  */

@@ -39,6 +39,8 @@ struct tk_thread {
 void tk_start(struct kunit *test, struct tk_thread *t,
 	      void (*fn)(void *), void *arg);
 void tk_join(struct tk_thread *t);
+void tk_expect_blocks(struct kunit *test, struct tk_thread *t,
+		      void (*fn)(void *), void *arg);
 void tk_unregister_fn(void *arg);
 
 /*

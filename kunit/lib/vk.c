@@ -114,6 +114,38 @@ struct ib_qp *vk_qp(struct kunit *test, enum ib_qp_type type,
 EXPORT_SYMBOL_GPL(vk_qp);
 
 /**
+ * vk_qp_alone - a QP with a CQ of its own for both its queues
+ * @test: the case; it fails if either cannot be made
+ * @type: the QP's type
+ *
+ * vk_qp() on a vk_cq() of 64 entries polled directly (IB_POLL_DIRECT).
+ *
+ * Return: the QP, in Reset; the case frees it and its CQ with
+ * vk_qp_alone_free().
+ */
+struct ib_qp *vk_qp_alone(struct kunit *test, enum ib_qp_type type)
+{
+	struct ib_cq *cq = vk_cq(test, 64, IB_POLL_DIRECT);
+
+	return vk_qp(test, type, cq, cq, NULL);
+}
+EXPORT_SYMBOL_GPL(vk_qp_alone);
+
+/**
+ * vk_qp_alone_free - destroy a QP of vk_qp_alone(), then its CQ
+ * @test: the case; it fails if the QP is not destroyed
+ * @qp: the QP
+ */
+void vk_qp_alone_free(struct kunit *test, struct ib_qp *qp)
+{
+	struct ib_cq *cq = qp->send_cq;
+
+	KUNIT_EXPECT_EQ(test, ib_destroy_qp(qp), 0);
+	ib_free_cq(cq);
+}
+EXPORT_SYMBOL_GPL(vk_qp_alone_free);
+
+/**
  * vk_connect - move a QP from Reset to RTS
  * @qp: an RC or UC QP, connected to QP number @dest on port 1 (LID 1); or
  *	a UD QP, which takes Q_Key VK_QKEY

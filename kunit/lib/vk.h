@@ -35,6 +35,8 @@ void vk_exit(struct kunit *test);
 struct ib_cq *vk_cq(struct kunit *test, int cqe, enum ib_poll_context ctx);
 struct ib_qp *vk_qp(struct kunit *test, enum ib_qp_type type,
 		    struct ib_cq *scq, struct ib_cq *rcq, struct ib_srq *srq);
+struct ib_qp *vk_qp_alone(struct kunit *test, enum ib_qp_type type);
+void vk_qp_alone_free(struct kunit *test, struct ib_qp *qp);
 int vk_connect(struct ib_qp *qp, u32 dest);
 enum ib_qp_state vk_state(struct ib_qp *qp);
 

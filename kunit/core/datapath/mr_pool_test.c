@@ -16,8 +16,7 @@ static void mr_pool_get_put(struct kunit *test)
 	LIST_HEAD(pool);
 	int i, j;
 
-	env->qp = rw_create_qp(env, 1, 0, NULL);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, env->qp);
+	env->qp = rw_qp(env, 1, 0, NULL);
 	KUNIT_ASSERT_EQ(test, ib_mr_pool_init(env->qp, &pool, 4,
 					      IB_MR_TYPE_MEM_REG, 8, 0), 0);
 	KUNIT_EXPECT_EQ(test, rw_list_len(env->qp, &pool), 4);
@@ -48,8 +47,7 @@ static void mr_pool_exhaustion(struct kunit *test)
 	struct ib_mr *a, *b;
 	LIST_HEAD(pool);
 
-	env->qp = rw_create_qp(env, 1, 0, NULL);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, env->qp);
+	env->qp = rw_qp(env, 1, 0, NULL);
 	KUNIT_ASSERT_EQ(test, ib_mr_pool_init(env->qp, &pool, 2,
 					      IB_MR_TYPE_MEM_REG, 4, 0), 0);
 	a = ib_mr_pool_get(env->qp, &pool);
@@ -73,8 +71,7 @@ static void mr_pool_empty(struct kunit *test)
 	struct rw_env *env = test->priv;
 	LIST_HEAD(pool);
 
-	env->qp = rw_create_qp(env, 1, 0, NULL);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, env->qp);
+	env->qp = rw_qp(env, 1, 0, NULL);
 	KUNIT_EXPECT_EQ(test, ib_mr_pool_init(env->qp, &pool, 0,
 					      IB_MR_TYPE_MEM_REG, 4, 0), 0);
 	KUNIT_EXPECT_TRUE(test, list_empty(&pool));
@@ -89,8 +86,7 @@ static void mr_pool_init_failure_keeps_list(struct kunit *test)
 	struct rw_env *env = test->priv;
 	LIST_HEAD(pool);
 
-	env->qp = rw_create_qp(env, 1, 0, NULL);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, env->qp);
+	env->qp = rw_qp(env, 1, 0, NULL);
 	KUNIT_ASSERT_EQ(test, ib_mr_pool_init(env->qp, &pool, 2,
 					      IB_MR_TYPE_MEM_REG, 4, 0), 0);
 	/* The test double cannot hand over integrity: no integrity MRs. */
@@ -109,8 +105,7 @@ static void mr_pool_destroy_leaves_taken(struct kunit *test)
 	struct ib_mr *mr;
 	LIST_HEAD(pool);
 
-	env->qp = rw_create_qp(env, 1, 0, NULL);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, env->qp);
+	env->qp = rw_qp(env, 1, 0, NULL);
 	KUNIT_ASSERT_EQ(test, ib_mr_pool_init(env->qp, &pool, 3,
 					      IB_MR_TYPE_MEM_REG, 4, 0), 0);
 	mr = ib_mr_pool_get(env->qp, &pool);
@@ -132,15 +127,13 @@ static void mr_pool_qp_creation(struct kunit *test)
 
 	/* A device that reads with SGEs builds no pool for R/W contexts. */
 	env->dev->attrs.max_sgl_rd = 0;
-	env->qp = rw_create_qp(env, 1, 4, NULL);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, env->qp);
+	env->qp = rw_qp(env, 1, 4, NULL);
 	KUNIT_EXPECT_TRUE(test, list_empty(&env->qp->rdma_mrs));
 	KUNIT_EXPECT_TRUE(test, list_empty(&env->qp->sig_mrs));
 
 	/* One that prefers MRs for READs gets one MR per context. */
 	env->dev->attrs.max_sgl_rd = 1;
-	env->peer = rw_create_qp(env, 1, 4, NULL);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, env->peer);
+	env->peer = rw_qp(env, 1, 4, NULL);
 	KUNIT_EXPECT_EQ(test, rw_list_len(env->peer, &env->peer->rdma_mrs), 4);
 	KUNIT_EXPECT_TRUE(test, list_empty(&env->peer->sig_mrs));
 	KUNIT_EXPECT_EQ(test, env->peer->mrs_used, 0);
@@ -153,14 +146,12 @@ static void mr_pool_qp_send_queue_room(struct kunit *test)
 
 	/* 16 own WRs + 4 contexts of 3 WRs (REG_MR, op, LOCAL_INV). */
 	env->dev->attrs.max_sgl_rd = 1;
-	env->qp = rw_create_qp(env, 1, 4, &attr);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, env->qp);
+	env->qp = rw_qp(env, 1, 4, &attr);
 	KUNIT_EXPECT_GE(test, attr.cap.max_send_wr, 28U);
 
 	/* Never more than the device has: the QP still gets created. */
 	env->dev->attrs.max_qp_wr = 64;
-	env->peer = rw_create_qp(env, 1, 100, &attr);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, env->peer);
+	env->peer = rw_qp(env, 1, 100, &attr);
 	KUNIT_EXPECT_LE(test, attr.cap.max_send_wr, 64U);
 }
 

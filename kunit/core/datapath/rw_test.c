@@ -15,6 +15,7 @@
 #include <rdma/rw.h>
 #include "rw_env.h"
 #include "tk.h"
+#include "vk.h"
 
 /* ---- sizing helpers on a bare device ---- */
 
@@ -171,49 +172,6 @@ static int rw_wait_for(struct rw_env *env, struct rw_wait *w)
 	return w->status == IB_WC_SUCCESS ? 0 : -EIO;
 }
 
-static int rw_connect(struct ib_qp *qp, struct ib_qp *to)
-{
-	struct ib_qp_attr a = {
-		.qp_state = IB_QPS_INIT,
-		.port_num = RW_PORT,
-		.qp_access_flags = IB_ACCESS_LOCAL_WRITE |
-				   IB_ACCESS_REMOTE_READ |
-				   IB_ACCESS_REMOTE_WRITE,
-	};
-	int ret;
-
-	ret = ib_modify_qp(qp, &a, IB_QP_STATE | IB_QP_PKEY_INDEX |
-			   IB_QP_PORT | IB_QP_ACCESS_FLAGS);
-	if (ret)
-		return ret;
-
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IB_QPS_RTR;
-	a.path_mtu = IB_MTU_1024;
-	a.dest_qp_num = to->qp_num;
-	a.max_dest_rd_atomic = 4;
-	a.min_rnr_timer = 1;
-	/* The test device's port n has LID n. */
-	a.ah_attr.type = RDMA_AH_ATTR_TYPE_IB;
-	rdma_ah_set_port_num(&a.ah_attr, RW_PORT);
-	rdma_ah_set_dlid(&a.ah_attr, RW_PORT);
-	ret = ib_modify_qp(qp, &a, IB_QP_STATE | IB_QP_AV | IB_QP_PATH_MTU |
-			   IB_QP_DEST_QPN | IB_QP_RQ_PSN |
-			   IB_QP_MAX_DEST_RD_ATOMIC | IB_QP_MIN_RNR_TIMER);
-	if (ret)
-		return ret;
-
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IB_QPS_RTS;
-	a.timeout = 14;
-	a.retry_cnt = 7;
-	a.rnr_retry = 7;
-	a.max_rd_atomic = 4;
-	return ib_modify_qp(qp, &a, IB_QP_STATE | IB_QP_TIMEOUT |
-			    IB_QP_RETRY_CNT | IB_QP_RNR_RETRY | IB_QP_SQ_PSN |
-			    IB_QP_MAX_QP_RD_ATOMIC);
-}
-
 /* Register rbuf on the peer with a fast-register WR: the remote buffer. */
 static int rw_register_remote(struct rw_env *env)
 {
@@ -259,17 +217,10 @@ static void rw_env_qps(struct rw_env *env, u32 max_send_sge,
 {
 	struct kunit *test = env->test;
 
-	env->qp = rw_create_qp(env, max_send_sge, max_rdma_ctxs,
-			       &env->qp_attr);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, env->qp);
-	env->peer = rw_create_qp(env, 1, 0, NULL);
-	if (IS_ERR(env->peer)) {
-		KUNIT_FAIL(test, "peer QP: %ld", PTR_ERR(env->peer));
-		env->peer = NULL;
-		return;
-	}
-	KUNIT_ASSERT_EQ(test, rw_connect(env->qp, env->peer), 0);
-	KUNIT_ASSERT_EQ(test, rw_connect(env->peer, env->qp), 0);
+	env->qp = rw_qp(env, max_send_sge, max_rdma_ctxs, &env->qp_attr);
+	env->peer = rw_qp(env, 1, 0, NULL);
+	KUNIT_ASSERT_EQ(test, vk_connect(env->qp, env->peer->qp_num), 0);
+	KUNIT_ASSERT_EQ(test, vk_connect(env->peer, env->qp->qp_num), 0);
 	KUNIT_ASSERT_EQ(test, rw_register_remote(env), 0);
 }
 

@@ -278,10 +278,8 @@ static void unregister_during_client_add(struct kunit *test)
 	struct tdev *td;
 
 	td = tk_register_in_blocked_add(test, c, "ktuda%d", &reg);
-	tk_start(test, &unreg, tk_unregister_fn, &td->ibdev);
-	msleep(100);
 	/* Unregistration waits for add() to finish. */
-	KUNIT_EXPECT_FALSE(test, completion_done(&unreg.done));
+	tk_expect_blocks(test, &unreg, tk_unregister_fn, &td->ibdev);
 	KUNIT_EXPECT_EQ(test, atomic_read(&c->removes), 0);
 	tk_release_blocked_add(test, c, &reg, &unreg);
 	KUNIT_EXPECT_FALSE(test, device_is_registered(&td->ibdev.dev));
@@ -303,9 +301,7 @@ static void unregister_client_during_add(struct kunit *test)
 	struct tdev *td;
 
 	td = tk_register_in_blocked_add(test, c, "ktuca%d", &reg);
-	tk_start(test, &unreg, tk_unregister_client_fn, &c->client);
-	msleep(100);
-	KUNIT_EXPECT_FALSE(test, completion_done(&unreg.done));
+	tk_expect_blocks(test, &unreg, tk_unregister_client_fn, &c->client);
 	tk_release_blocked_add(test, c, &reg, &unreg);
 	KUNIT_EXPECT_TRUE(test, device_is_registered(&td->ibdev.dev));
 	tdev_destroy(td);

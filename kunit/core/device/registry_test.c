@@ -214,9 +214,7 @@ static void unregister_waits_for_references(struct kunit *test)
 
 	found = ib_device_get_by_name(td->ibdev.name, RDMA_DRIVER_UNKNOWN);
 	KUNIT_ASSERT_NOT_NULL(test, found);
-	tk_start(test, &t, tk_unregister_fn, &td->ibdev);
-	msleep(100);
-	KUNIT_EXPECT_FALSE(test, completion_done(&t.done));
+	tk_expect_blocks(test, &t, tk_unregister_fn, &td->ibdev);
 	/* Hidden from lookups as soon as unregistration starts. */
 	KUNIT_EXPECT_NULL(test, ib_device_get_by_name(td->ibdev.name,
 						      RDMA_DRIVER_UNKNOWN));

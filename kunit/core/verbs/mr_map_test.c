@@ -14,13 +14,18 @@
 /* ---- rdma_core_sg_to_pages ---- */
 
 #define SGP_MAX 64
+#define SGP_MAX_SG 3
 
-/* A page collector standing in for a driver's page list. */
+/*
+ * A page collector standing in for a driver's page list, and the
+ * scatterlist of DMA (address, length) pairs it maps; no pages behind it.
+ */
 struct sgp {
 	struct ib_mr mr;
 	u64 pages[SGP_MAX];
 	int n;
 	int cap;
+	struct scatterlist sgl[SGP_MAX_SG];
 };
 
 static int sgp_set_page(struct ib_mr *mr, u64 addr)
@@ -40,17 +45,24 @@ static void sgp_init(struct sgp *p, unsigned int page_size, int cap)
 	p->cap = cap;
 }
 
-/* A scatterlist of DMA (address, length) pairs; no pages behind it. */
-static void sgp_sgl(struct scatterlist *sgl, const u64 *addr, const u32 *len,
-		    int n)
+/* Fills p->sgl with @n (address, length) pairs. */
+static void sgp_sgl(struct sgp *p, const u64 *addr, const u32 *len, int n)
 {
 	int i;
 
-	sg_init_table(sgl, n);
+	sg_init_table(p->sgl, n);
 	for (i = 0; i < n; i++) {
-		sg_dma_address(&sgl[i]) = addr[i];
-		sg_dma_len(&sgl[i]) = len[i];
+		sg_dma_address(&p->sgl[i]) = addr[i];
+		sg_dma_len(&p->sgl[i]) = len[i];
 	}
+}
+
+/* ib_sg_to_pages() of @n (address, length) pairs into @p. */
+static int sgp_map(struct sgp *p, const u64 *addr, const u32 *len, int n,
+		   unsigned int *sg_offset)
+{
+	sgp_sgl(p, addr, len, n);
+	return ib_sg_to_pages(&p->mr, p->sgl, n, sg_offset, sgp_set_page);
 }
 
 #define PG 0x1000ULL
@@ -59,12 +71,10 @@ static void sgp_one_aligned(struct kunit *test)
 {
 	u64 a[] = { 0x100000 };
 	u32 l[] = { 3 * PG };
-	struct scatterlist sgl[1];
 	struct sgp p;
 
 	sgp_init(&p, PG, SGP_MAX);
-	sgp_sgl(sgl, a, l, 1);
-	KUNIT_EXPECT_EQ(test, ib_sg_to_pages(&p.mr, sgl, 1, NULL, sgp_set_page), 1);
+	KUNIT_EXPECT_EQ(test, sgp_map(&p, a, l, ARRAY_SIZE(a), NULL), 1);
 	KUNIT_EXPECT_EQ(test, p.n, 3);
 	KUNIT_EXPECT_EQ(test, p.pages[0], 0x100000ULL);
 	KUNIT_EXPECT_EQ(test, p.pages[2], 0x102000ULL);
@@ -76,12 +86,10 @@ static void sgp_first_offset(struct kunit *test)
 {
 	u64 a[] = { 0x100a00, 0x102000 };
 	u32 l[] = { 0x1600, 0x800 };
-	struct scatterlist sgl[2];
 	struct sgp p;
 
 	sgp_init(&p, PG, SGP_MAX);
-	sgp_sgl(sgl, a, l, 2);
-	KUNIT_EXPECT_EQ(test, ib_sg_to_pages(&p.mr, sgl, 2, NULL, sgp_set_page), 2);
+	KUNIT_EXPECT_EQ(test, sgp_map(&p, a, l, ARRAY_SIZE(a), NULL), 2);
 	KUNIT_EXPECT_EQ(test, p.n, 3);
 	KUNIT_EXPECT_EQ(test, p.pages[0], 0x100000ULL);
 	KUNIT_EXPECT_EQ(test, p.pages[1], 0x101000ULL);
@@ -94,13 +102,11 @@ static void sgp_sg_offset_arg(struct kunit *test)
 {
 	u64 a[] = { 0x200000 };
 	u32 l[] = { 2 * PG };
-	struct scatterlist sgl[1];
 	unsigned int off = 0x1100;
 	struct sgp p;
 
 	sgp_init(&p, PG, SGP_MAX);
-	sgp_sgl(sgl, a, l, 1);
-	KUNIT_EXPECT_EQ(test, ib_sg_to_pages(&p.mr, sgl, 1, &off, sgp_set_page), 1);
+	KUNIT_EXPECT_EQ(test, sgp_map(&p, a, l, ARRAY_SIZE(a), &off), 1);
 	KUNIT_EXPECT_EQ(test, p.n, 1);
 	KUNIT_EXPECT_EQ(test, p.pages[0], 0x201000ULL);
 	KUNIT_EXPECT_EQ(test, p.mr.iova, 0x201100ULL);
@@ -112,12 +118,10 @@ static void sgp_unaligned_middle_gap(struct kunit *test)
 {
 	u64 a[] = { 0x100000, 0x300200, 0x400000 };
 	u32 l[] = { PG, 0xe00, PG };
-	struct scatterlist sgl[3];
 	struct sgp p;
 
 	sgp_init(&p, PG, SGP_MAX);
-	sgp_sgl(sgl, a, l, 3);
-	KUNIT_EXPECT_EQ(test, ib_sg_to_pages(&p.mr, sgl, 3, NULL, sgp_set_page), 1);
+	KUNIT_EXPECT_EQ(test, sgp_map(&p, a, l, ARRAY_SIZE(a), NULL), 1);
 	KUNIT_EXPECT_EQ(test, p.n, 1);
 	KUNIT_EXPECT_EQ(test, p.mr.length, PG);
 }
@@ -126,12 +130,10 @@ static void sgp_unaligned_middle_contiguous(struct kunit *test)
 {
 	u64 a[] = { 0x100000, 0x100800, 0x101400 };
 	u32 l[] = { 0x800, 0xc00, 0x1c00 };
-	struct scatterlist sgl[3];
 	struct sgp p;
 
 	sgp_init(&p, PG, SGP_MAX);
-	sgp_sgl(sgl, a, l, 3);
-	KUNIT_EXPECT_EQ(test, ib_sg_to_pages(&p.mr, sgl, 3, NULL, sgp_set_page), 3);
+	KUNIT_EXPECT_EQ(test, sgp_map(&p, a, l, ARRAY_SIZE(a), NULL), 3);
 	/* 0x100000..0x103000: three pages, none twice */
 	KUNIT_EXPECT_EQ(test, p.n, 3);
 	KUNIT_EXPECT_EQ(test, p.pages[1], 0x101000ULL);
@@ -144,12 +146,10 @@ static void sgp_short_previous_ends_prefix(struct kunit *test)
 	/* The first element ends mid-page, the next starts elsewhere */
 	u64 a[] = { 0x100000, 0x200000 };
 	u32 l[] = { 0x800, PG };
-	struct scatterlist sgl[2];
 	struct sgp p;
 
 	sgp_init(&p, PG, SGP_MAX);
-	sgp_sgl(sgl, a, l, 2);
-	KUNIT_EXPECT_EQ(test, ib_sg_to_pages(&p.mr, sgl, 2, NULL, sgp_set_page), 1);
+	KUNIT_EXPECT_EQ(test, sgp_map(&p, a, l, ARRAY_SIZE(a), NULL), 1);
 	KUNIT_EXPECT_EQ(test, p.n, 1);
 	KUNIT_EXPECT_EQ(test, p.mr.length, 0x800ULL);
 }
@@ -158,12 +158,10 @@ static void sgp_short_last(struct kunit *test)
 {
 	u64 a[] = { 0x100000, 0x500000, 0x700000 };
 	u32 l[] = { PG, 2 * PG, 0x10 };
-	struct scatterlist sgl[3];
 	struct sgp p;
 
 	sgp_init(&p, PG, SGP_MAX);
-	sgp_sgl(sgl, a, l, 3);
-	KUNIT_EXPECT_EQ(test, ib_sg_to_pages(&p.mr, sgl, 3, NULL, sgp_set_page), 3);
+	KUNIT_EXPECT_EQ(test, sgp_map(&p, a, l, ARRAY_SIZE(a), NULL), 3);
 	KUNIT_EXPECT_EQ(test, p.n, 4);
 	KUNIT_EXPECT_EQ(test, p.pages[3], 0x700000ULL);
 	KUNIT_EXPECT_EQ(test, p.mr.length, 3 * PG + 0x10);
@@ -173,14 +171,12 @@ static void sgp_more_than_max(struct kunit *test)
 {
 	u64 a[] = { 0x100000, 0x200000, 0x300000 };
 	u32 l[] = { 2 * PG, 2 * PG, 2 * PG };
-	struct scatterlist sgl[3];
 	unsigned int off = 0;
 	struct sgp p;
 
 	sgp_init(&p, PG, 3);
-	sgp_sgl(sgl, a, l, 3);
 	/* Three pages fit: the first element and half the second */
-	KUNIT_EXPECT_EQ(test, ib_sg_to_pages(&p.mr, sgl, 3, &off, sgp_set_page), 1);
+	KUNIT_EXPECT_EQ(test, sgp_map(&p, a, l, ARRAY_SIZE(a), &off), 1);
 	KUNIT_EXPECT_EQ(test, p.n, 3);
 	KUNIT_EXPECT_EQ(test, off, (unsigned int)PG);
 	KUNIT_EXPECT_EQ(test, p.mr.length, 3 * PG);
@@ -190,28 +186,24 @@ static void sgp_nothing_fits(struct kunit *test)
 {
 	u64 a[] = { 0x100000 };
 	u32 l[] = { PG };
-	struct scatterlist sgl[1];
 	struct sgp p;
 
 	sgp_init(&p, PG, 0);
-	sgp_sgl(sgl, a, l, 1);
-	KUNIT_EXPECT_EQ(test, ib_sg_to_pages(&p.mr, sgl, 1, NULL, sgp_set_page),
-			-ENOMEM);
+	KUNIT_EXPECT_EQ(test, sgp_map(&p, a, l, ARRAY_SIZE(a), NULL), -ENOMEM);
 }
 
 static void sgp_bad_args(struct kunit *test)
 {
 	u64 a[] = { 0x100000 };
 	u32 l[] = { PG };
-	struct scatterlist sgl[1];
 	unsigned int off = PG + 1;
 	struct sgp p;
 
 	sgp_init(&p, PG, SGP_MAX);
-	sgp_sgl(sgl, a, l, 1);
-	KUNIT_EXPECT_EQ(test, ib_sg_to_pages(&p.mr, sgl, 0, NULL, sgp_set_page),
+	sgp_sgl(&p, a, l, 1);
+	KUNIT_EXPECT_EQ(test, ib_sg_to_pages(&p.mr, p.sgl, 0, NULL, sgp_set_page),
 			-EINVAL);
-	KUNIT_EXPECT_EQ(test, ib_sg_to_pages(&p.mr, sgl, 1, &off, sgp_set_page),
+	KUNIT_EXPECT_EQ(test, ib_sg_to_pages(&p.mr, p.sgl, 1, &off, sgp_set_page),
 			-EINVAL);
 	KUNIT_EXPECT_EQ(test, p.n, 0);
 }
@@ -220,12 +212,10 @@ static void sgp_large_pages(struct kunit *test)
 {
 	u64 a[] = { 0x1234000, 0x1240000 };
 	u32 l[] = { 0xc000, 0x20000 };
-	struct scatterlist sgl[2];
 	struct sgp p;
 
 	sgp_init(&p, 0x10000, SGP_MAX);
-	sgp_sgl(sgl, a, l, 2);
-	KUNIT_EXPECT_EQ(test, ib_sg_to_pages(&p.mr, sgl, 2, NULL, sgp_set_page), 2);
+	KUNIT_EXPECT_EQ(test, sgp_map(&p, a, l, ARRAY_SIZE(a), NULL), 2);
 	KUNIT_EXPECT_EQ(test, p.n, 3);
 	KUNIT_EXPECT_EQ(test, p.pages[0], 0x1230000ULL);
 	KUNIT_EXPECT_EQ(test, p.pages[2], 0x1250000ULL);

@@ -160,8 +160,7 @@ static void data_recv_too_small(struct kunit *test)
 static void data_post_bad(struct kunit *test)
 {
 	struct vk *v = test->priv;
-	struct ib_cq *cq = vk_cq(test, 64, IB_POLL_DIRECT);
-	struct ib_qp *qp = vk_qp(test, IB_QPT_RC, cq, cq, NULL);
+	struct ib_qp *qp = vk_qp_alone(test, IB_QPT_RC);
 	char *buf = kunit_kzalloc(test, 16, GFP_KERNEL);
 	struct ib_sge s = vk_sge(test, buf, 16);
 	struct ib_send_wr w2 = { .wr_id = 2, .opcode = IB_WR_SEND };
@@ -186,10 +185,9 @@ static void data_post_bad(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ib_post_send(qp, &w1, &bad), -EINVAL);
 	r.num_sge = 5;
 	KUNIT_EXPECT_EQ(test, ib_post_recv(qp, &r, &rbad), -EINVAL);
-	KUNIT_EXPECT_EQ(test, ib_poll_cq(cq, 1, &wc), 0);
+	KUNIT_EXPECT_EQ(test, ib_poll_cq(qp->send_cq, 1, &wc), 0);
 	KUNIT_EXPECT_PTR_EQ(test, qp->pd, v->pd);
-	KUNIT_EXPECT_EQ(test, ib_destroy_qp(qp), 0);
-	ib_free_cq(cq);
+	vk_qp_alone_free(test, qp);
 }
 
 static void data_flush_on_error(struct kunit *test)

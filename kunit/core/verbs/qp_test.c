@@ -96,8 +96,7 @@ static void qp_modify_to_rts_and_query(struct kunit *test)
 
 static void qp_modify_invalid(struct kunit *test)
 {
-	struct ib_cq *cq = vk_cq(test, 64, IB_POLL_DIRECT);
-	struct ib_qp *qp = vk_qp(test, IB_QPT_RC, cq, cq, NULL);
+	struct ib_qp *qp = vk_qp_alone(test, IB_QPT_RC);
 	struct ib_qp_init_attr ia;
 	struct ib_qp_attr a = { .qp_state = IB_QPS_RTS };
 
@@ -121,14 +120,12 @@ static void qp_modify_invalid(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, ib_query_qp(qp, &a, IB_QP_STATE, &ia), 0);
 	KUNIT_EXPECT_EQ(test, a.qp_state, IB_QPS_RESET);
 	KUNIT_EXPECT_EQ(test, qp->port, 1U);
-	KUNIT_EXPECT_EQ(test, ib_destroy_qp(qp), 0);
-	ib_free_cq(cq);
+	vk_qp_alone_free(test, qp);
 }
 
 static void qp_sqd_error_reset_cycle(struct kunit *test)
 {
-	struct ib_cq *cq = vk_cq(test, 64, IB_POLL_DIRECT);
-	struct ib_qp *qp = vk_qp(test, IB_QPT_RC, cq, cq, NULL);
+	struct ib_qp *qp = vk_qp_alone(test, IB_QPT_RC);
 	struct ib_qp_init_attr ia;
 	struct ib_qp_attr a;
 
@@ -148,8 +145,7 @@ static void qp_sqd_error_reset_cycle(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, ib_modify_qp(qp, &a, IB_QP_STATE), 0);
 	KUNIT_ASSERT_EQ(test, ib_query_qp(qp, &a, IB_QP_SQ_PSN, &ia), 0);
 	KUNIT_EXPECT_EQ(test, a.qp_state, IB_QPS_SQD);
-	KUNIT_EXPECT_EQ(test, ib_destroy_qp(qp), 0);
-	ib_free_cq(cq);
+	vk_qp_alone_free(test, qp);
 }
 
 /*
@@ -176,8 +172,7 @@ static void vk_qp_init_for_rtr(struct kunit *test, struct ib_qp *qp,
 
 static void qp_rq_psn_truncated(struct kunit *test)
 {
-	struct ib_cq *cq = vk_cq(test, 64, IB_POLL_DIRECT);
-	struct ib_qp *qp = vk_qp(test, IB_QPT_UC, cq, cq, NULL);
+	struct ib_qp *qp = vk_qp_alone(test, IB_QPT_UC);
 	struct ib_qp_init_attr ia;
 	struct ib_qp_attr a;
 
@@ -189,14 +184,12 @@ static void qp_rq_psn_truncated(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, a.rq_psn, 0xabcdefU);
 	KUNIT_ASSERT_EQ(test, ib_query_qp(qp, &a, IB_QP_RQ_PSN, &ia), 0);
 	KUNIT_EXPECT_EQ(test, a.rq_psn, 0xabcdefU);
-	KUNIT_EXPECT_EQ(test, ib_destroy_qp(qp), 0);
-	ib_free_cq(cq);
+	vk_qp_alone_free(test, qp);
 }
 
 static void qp_av_with_grh_holds_gid(struct kunit *test)
 {
-	struct ib_cq *cq = vk_cq(test, 64, IB_POLL_DIRECT);
-	struct ib_qp *qp = vk_qp(test, IB_QPT_RC, cq, cq, NULL);
+	struct ib_qp *qp = vk_qp_alone(test, IB_QPT_RC);
 	struct ib_qp_init_attr ia;
 	struct ib_qp_attr a;
 
@@ -223,21 +216,18 @@ static void qp_av_with_grh_holds_gid(struct kunit *test)
 	a.ah_attr.grh.sgid_index = 15;
 	KUNIT_EXPECT_LT(test, ib_modify_qp(qp, &a, IB_QP_AV), 0);
 	KUNIT_EXPECT_EQ(test, qp->av_sgid_attr->index, 0U);
-	KUNIT_EXPECT_EQ(test, ib_destroy_qp(qp), 0);
-	ib_free_cq(cq);
+	vk_qp_alone_free(test, qp);
 }
 
 static void qp_destroy_busy(struct kunit *test)
 {
-	struct ib_cq *cq = vk_cq(test, 64, IB_POLL_DIRECT);
-	struct ib_qp *qp = vk_qp(test, IB_QPT_RC, cq, cq, NULL);
+	struct ib_qp *qp = vk_qp_alone(test, IB_QPT_RC);
 
 	/* As a multicast attach or an open of the QP would */
 	atomic_inc(&qp->usecnt);
 	KUNIT_EXPECT_EQ(test, ib_destroy_qp(qp), -EBUSY);
 	atomic_dec(&qp->usecnt);
-	KUNIT_EXPECT_EQ(test, ib_destroy_qp(qp), 0);
-	ib_free_cq(cq);
+	vk_qp_alone_free(test, qp);
 }
 
 static void qp_cq_busy_while_attached(struct kunit *test)
@@ -258,12 +248,10 @@ static void qp_cq_busy_while_attached(struct kunit *test)
 static void qp_pd_busy(struct kunit *test)
 {
 	struct vk *v = test->priv;
-	struct ib_cq *cq = vk_cq(test, 64, IB_POLL_DIRECT);
-	struct ib_qp *qp = vk_qp(test, IB_QPT_RC, cq, cq, NULL);
+	struct ib_qp *qp = vk_qp_alone(test, IB_QPT_RC);
 
 	KUNIT_EXPECT_EQ(test, ib_dealloc_pd_user(v->pd, NULL), -EBUSY);
-	KUNIT_EXPECT_EQ(test, ib_destroy_qp(qp), 0);
-	ib_free_cq(cq);
+	vk_qp_alone_free(test, qp);
 }
 
 static struct kunit_case qp_cases[] = {
