@@ -90,3 +90,12 @@ timed() {
 	stage_time "$name" $(($(date +%s) - t))
 	return $rc
 }
+
+# The modules the last build of DIR made, as absolute paths: kbuild's
+# modules.order (relative or absolute entries, .o or .ko), not whatever .ko
+# files an older build left behind.
+built_modules() {	# DIR
+	local d
+	d=$(cd "$1" && pwd) || return 1
+	sed -e 's/\.o$/.ko/' -e "s#^\([^/]\)#$d/\1#" "$d/modules.order" 2>/dev/null
+}

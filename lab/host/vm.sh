@@ -88,6 +88,7 @@ cmdline="$cmdline init=/sbin/lab-init panic=-1 $append"
 if [ $nomods -eq 0 ]; then
 	moddir=${moddir:-$TOP_DIR/build/$rel}
 	[ -d "$moddir" ] || die "no modules in $moddir (build them: make KDIR=...)"
+	moddir=$(cd "$moddir" && pwd)
 fi
 
 mkdir -p "$LAB_CACHE/runs"
@@ -130,7 +131,7 @@ if [ $nomods -eq 0 ]; then
 		mkdir -p "$(dirname "$dst")"
 		cp "$ko" "$dst"
 		n=$((n + 1))
-	done < <(find "$moddir" -name '*.ko' | sort)
+	done < <(built_modules "$moddir")
 	[ $n -gt 0 ] || die "no .ko files in $moddir"
 	log "vm: $n of our modules from $moddir in updates/"
 fi

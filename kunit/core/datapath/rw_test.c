@@ -1,28 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit suites for MR pools and the RDMA read/write API.
+ * KUnit: core/datapath/rw.c, the RDMA read/write API.
  *
  * rdma_core_rw_sizing checks the sizing helpers on a bare, unregistered
- * ib_device (only attrs and port data are read).  The other suites run on a
- * test-double device: each case gets its own device, PD and CQ (suite init),
- * tunes the device attributes it needs, then builds two RC QPs connected to
- * each other and moves real data between a local scatterlist and a remote
- * buffer that the peer QP registered with a fast-register WR.
+ * ib_device (only attrs and port data are read).  The other suites run in
+ * the loopback environment of rw_env.h: each case builds two RC QPs
+ * connected to each other and moves real data between a local scatterlist
+ * and a remote buffer that the peer QP registered with a fast-register WR,
+ * through R/W contexts of SGE lists (rdma_core_rw) or of MRs
+ * (rdma_core_rw_mr).
  */
 #include <kunit/test.h>
 #include <linux/delay.h>
-#include <linux/fs.h>
-#include <linux/scatterlist.h>
-#include <linux/slab.h>
-#include <rdma/ib_verbs.h>
-#include <rdma/mr_pool.h>
 #include <rdma/rw.h>
-
-#include "tdev.h"
-
-#define RW_PORT		1
-#define RW_PAGES	16		/* size of the local and remote buffers */
-#define RW_BUF_LEN	(RW_PAGES * PAGE_SIZE)
+#include "rw_env.h"
+#include "tk.h"
+#include "vk.h"
 
 /* ---- sizing helpers on a bare device ---- */
 
@@ -140,30 +133,7 @@ static struct kunit_suite rw_sizing_suite = {
 	.test_cases = rw_sizing_cases,
 };
 
-/* ---- the loopback environment ---- */
-
-/*
- * One case's objects.  Owned by the case's kthread; the CQ is polled
- * directly from it, so nothing here is shared.
- */
-struct rw_env {
-	struct kunit *test;
-	struct tdev *td;
-	struct ib_device *dev;		/* &td->ibdev */
-	struct ib_pd *pd;
-	struct ib_cq *cq;
-	struct ib_qp *qp;		/* issues the RDMA READs/WRITEs */
-	struct ib_qp *peer;		/* owns the remote buffer */
-	struct ib_qp_init_attr qp_attr;	/* what qp was created with */
-
-	u8 *lbuf;			/* local data, RW_BUF_LEN */
-	struct scatterlist lsg[RW_PAGES];
-
-	u8 *rbuf;			/* remote data, RW_BUF_LEN */
-	struct scatterlist rsg;
-	struct ib_mr *rmr;		/* registers rbuf for the peer */
-	bool rsg_mapped;
-};
+/* ---- moving data in the loopback environment ---- */
 
 /* A completion the case waits for. */
 struct rw_wait {
@@ -200,127 +170,6 @@ static int rw_wait_for(struct rw_env *env, struct rw_wait *w)
 	if (!w->done)
 		return -ETIMEDOUT;
 	return w->status == IB_WC_SUCCESS ? 0 : -EIO;
-}
-
-/* An InfiniBand test device whose PDs use its local DMA lkey. */
-static const struct tdev_params rw_tdev_params = {
-	.local_dma_lkey = true,
-};
-
-static int rw_env_init(struct kunit *test)
-{
-	struct rw_env *env = kunit_kzalloc(test, sizeof(*env), GFP_KERNEL);
-
-	if (!env)
-		return -ENOMEM;
-	env->test = test;
-	test->priv = env;	/* rw_env_exit() undoes whatever was built */
-	env->lbuf = kunit_kzalloc(test, RW_BUF_LEN, GFP_KERNEL);
-	env->rbuf = kunit_kzalloc(test, RW_BUF_LEN, GFP_KERNEL);
-	if (!env->lbuf || !env->rbuf)
-		return -ENOMEM;
-
-	env->td = tdev_create_registered(&rw_tdev_params);
-	if (IS_ERR(env->td))
-		return PTR_ERR(env->td);
-	env->dev = &env->td->ibdev;
-	env->pd = ib_alloc_pd(env->dev, 0);
-	if (IS_ERR(env->pd))
-		return PTR_ERR(env->pd);
-	env->cq = ib_alloc_cq(env->dev, NULL, 256, 0, IB_POLL_DIRECT);
-	if (IS_ERR(env->cq))
-		return PTR_ERR(env->cq);
-	return 0;
-}
-
-static void rw_env_exit(struct kunit *test)
-{
-	struct rw_env *env = test->priv;
-
-	if (!env)
-		return;
-	if (env->rmr)
-		ib_dereg_mr(env->rmr);
-	if (env->rsg_mapped)
-		ib_dma_unmap_sg(env->dev, &env->rsg, 1, DMA_BIDIRECTIONAL);
-	if (env->peer)
-		ib_destroy_qp(env->peer);
-	if (env->qp)
-		ib_destroy_qp(env->qp);
-	if (!IS_ERR_OR_NULL(env->cq))
-		ib_free_cq(env->cq);
-	if (!IS_ERR_OR_NULL(env->pd))
-		ib_dealloc_pd(env->pd);
-	if (!IS_ERR_OR_NULL(env->td))
-		tdev_destroy(env->td);
-}
-
-static struct ib_qp *rw_create_qp(struct rw_env *env, u32 max_send_sge,
-				  u32 max_rdma_ctxs,
-				  struct ib_qp_init_attr *out)
-{
-	struct ib_qp_init_attr attr = {
-		.send_cq = env->cq,
-		.recv_cq = env->cq,
-		.qp_type = IB_QPT_RC,
-		.sq_sig_type = IB_SIGNAL_REQ_WR,
-		.port_num = RW_PORT,
-		.cap = {
-			.max_send_wr = 16,
-			.max_recv_wr = 4,
-			.max_send_sge = max_send_sge,
-			.max_recv_sge = 1,
-			.max_rdma_ctxs = max_rdma_ctxs,
-		},
-	};
-	struct ib_qp *qp = ib_create_qp(env->pd, &attr);
-
-	if (out)
-		*out = attr;
-	return qp;
-}
-
-static int rw_connect(struct ib_qp *qp, struct ib_qp *to)
-{
-	struct ib_qp_attr a = {
-		.qp_state = IB_QPS_INIT,
-		.port_num = RW_PORT,
-		.qp_access_flags = IB_ACCESS_LOCAL_WRITE |
-				   IB_ACCESS_REMOTE_READ |
-				   IB_ACCESS_REMOTE_WRITE,
-	};
-	int ret;
-
-	ret = ib_modify_qp(qp, &a, IB_QP_STATE | IB_QP_PKEY_INDEX |
-			   IB_QP_PORT | IB_QP_ACCESS_FLAGS);
-	if (ret)
-		return ret;
-
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IB_QPS_RTR;
-	a.path_mtu = IB_MTU_1024;
-	a.dest_qp_num = to->qp_num;
-	a.max_dest_rd_atomic = 4;
-	a.min_rnr_timer = 1;
-	/* The test device's port n has LID n. */
-	a.ah_attr.type = RDMA_AH_ATTR_TYPE_IB;
-	rdma_ah_set_port_num(&a.ah_attr, RW_PORT);
-	rdma_ah_set_dlid(&a.ah_attr, RW_PORT);
-	ret = ib_modify_qp(qp, &a, IB_QP_STATE | IB_QP_AV | IB_QP_PATH_MTU |
-			   IB_QP_DEST_QPN | IB_QP_RQ_PSN |
-			   IB_QP_MAX_DEST_RD_ATOMIC | IB_QP_MIN_RNR_TIMER);
-	if (ret)
-		return ret;
-
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IB_QPS_RTS;
-	a.timeout = 14;
-	a.retry_cnt = 7;
-	a.rnr_retry = 7;
-	a.max_rd_atomic = 4;
-	return ib_modify_qp(qp, &a, IB_QP_STATE | IB_QP_TIMEOUT |
-			    IB_QP_RETRY_CNT | IB_QP_RNR_RETRY | IB_QP_SQ_PSN |
-			    IB_QP_MAX_QP_RD_ATOMIC);
 }
 
 /* Register rbuf on the peer with a fast-register WR: the remote buffer. */
@@ -368,17 +217,10 @@ static void rw_env_qps(struct rw_env *env, u32 max_send_sge,
 {
 	struct kunit *test = env->test;
 
-	env->qp = rw_create_qp(env, max_send_sge, max_rdma_ctxs,
-			       &env->qp_attr);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, env->qp);
-	env->peer = rw_create_qp(env, 1, 0, NULL);
-	if (IS_ERR(env->peer)) {
-		KUNIT_FAIL(test, "peer QP: %ld", PTR_ERR(env->peer));
-		env->peer = NULL;
-		return;
-	}
-	KUNIT_ASSERT_EQ(test, rw_connect(env->qp, env->peer), 0);
-	KUNIT_ASSERT_EQ(test, rw_connect(env->peer, env->qp), 0);
+	env->qp = rw_qp(env, max_send_sge, max_rdma_ctxs, &env->qp_attr);
+	env->peer = rw_qp(env, 1, 0, NULL);
+	KUNIT_ASSERT_EQ(test, vk_connect(env->qp, env->peer->qp_num), 0);
+	KUNIT_ASSERT_EQ(test, vk_connect(env->peer, env->qp->qp_num), 0);
 	KUNIT_ASSERT_EQ(test, rw_register_remote(env), 0);
 }
 
@@ -460,194 +302,6 @@ static void rw_check_read(struct rw_env *env, u32 nents, u32 esize,
 	if (nents * esize < RW_BUF_LEN)
 		KUNIT_EXPECT_EQ(test, env->lbuf[nents * esize], 0);
 }
-
-/* ---- MR pools ---- */
-
-static int rw_list_len(struct ib_qp *qp, struct list_head *list)
-{
-	struct ib_mr *mr;
-	unsigned long flags;
-	int n = 0;
-
-	spin_lock_irqsave(&qp->mr_lock, flags);
-	list_for_each_entry(mr, list, qp_entry)
-		n++;
-	spin_unlock_irqrestore(&qp->mr_lock, flags);
-	return n;
-}
-
-static void mr_pool_get_put(struct kunit *test)
-{
-	struct rw_env *env = test->priv;
-	struct ib_mr *mrs[4];
-	LIST_HEAD(pool);
-	int i, j;
-
-	env->qp = rw_create_qp(env, 1, 0, NULL);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, env->qp);
-	KUNIT_ASSERT_EQ(test, ib_mr_pool_init(env->qp, &pool, 4,
-					      IB_MR_TYPE_MEM_REG, 8, 0), 0);
-	KUNIT_EXPECT_EQ(test, rw_list_len(env->qp, &pool), 4);
-	KUNIT_EXPECT_EQ(test, env->qp->mrs_used, 0);
-
-	for (i = 0; i < 4; i++) {
-		mrs[i] = ib_mr_pool_get(env->qp, &pool);
-		KUNIT_ASSERT_NOT_NULL(test, mrs[i]);
-		KUNIT_EXPECT_PTR_EQ(test, mrs[i]->pd, env->pd);
-		KUNIT_EXPECT_EQ(test, mrs[i]->type, IB_MR_TYPE_MEM_REG);
-		for (j = 0; j < i; j++)
-			KUNIT_EXPECT_PTR_NE(test, mrs[i], mrs[j]);
-	}
-	KUNIT_EXPECT_EQ(test, env->qp->mrs_used, 4);
-	KUNIT_EXPECT_EQ(test, rw_list_len(env->qp, &pool), 0);
-
-	for (i = 0; i < 4; i++)
-		ib_mr_pool_put(env->qp, &pool, mrs[i]);
-	KUNIT_EXPECT_EQ(test, env->qp->mrs_used, 0);
-	KUNIT_EXPECT_EQ(test, rw_list_len(env->qp, &pool), 4);
-	ib_mr_pool_destroy(env->qp, &pool);
-	KUNIT_EXPECT_TRUE(test, list_empty(&pool));
-}
-
-static void mr_pool_exhaustion(struct kunit *test)
-{
-	struct rw_env *env = test->priv;
-	struct ib_mr *a, *b;
-	LIST_HEAD(pool);
-
-	env->qp = rw_create_qp(env, 1, 0, NULL);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, env->qp);
-	KUNIT_ASSERT_EQ(test, ib_mr_pool_init(env->qp, &pool, 2,
-					      IB_MR_TYPE_MEM_REG, 4, 0), 0);
-	a = ib_mr_pool_get(env->qp, &pool);
-	b = ib_mr_pool_get(env->qp, &pool);
-	KUNIT_ASSERT_NOT_NULL(test, a);
-	KUNIT_ASSERT_NOT_NULL(test, b);
-	KUNIT_EXPECT_NULL(test, ib_mr_pool_get(env->qp, &pool));
-	KUNIT_EXPECT_EQ(test, env->qp->mrs_used, 2);	/* NULL took none */
-
-	/* The MR put back last comes out first. */
-	ib_mr_pool_put(env->qp, &pool, a);
-	KUNIT_EXPECT_PTR_EQ(test, ib_mr_pool_get(env->qp, &pool), a);
-	ib_mr_pool_put(env->qp, &pool, b);
-	ib_mr_pool_put(env->qp, &pool, a);
-	ib_mr_pool_destroy(env->qp, &pool);
-	KUNIT_EXPECT_EQ(test, env->qp->mrs_used, 0);
-}
-
-static void mr_pool_empty(struct kunit *test)
-{
-	struct rw_env *env = test->priv;
-	LIST_HEAD(pool);
-
-	env->qp = rw_create_qp(env, 1, 0, NULL);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, env->qp);
-	KUNIT_EXPECT_EQ(test, ib_mr_pool_init(env->qp, &pool, 0,
-					      IB_MR_TYPE_MEM_REG, 4, 0), 0);
-	KUNIT_EXPECT_TRUE(test, list_empty(&pool));
-	KUNIT_EXPECT_NULL(test, ib_mr_pool_get(env->qp, &pool));
-	KUNIT_EXPECT_EQ(test, env->qp->mrs_used, 0);
-	ib_mr_pool_destroy(env->qp, &pool);	/* no-op on an empty pool */
-	KUNIT_EXPECT_TRUE(test, list_empty(&pool));
-}
-
-static void mr_pool_init_failure_keeps_list(struct kunit *test)
-{
-	struct rw_env *env = test->priv;
-	LIST_HEAD(pool);
-
-	env->qp = rw_create_qp(env, 1, 0, NULL);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, env->qp);
-	KUNIT_ASSERT_EQ(test, ib_mr_pool_init(env->qp, &pool, 2,
-					      IB_MR_TYPE_MEM_REG, 4, 0), 0);
-	/* The test double cannot hand over integrity: no integrity MRs. */
-	env->dev->attrs.kernel_cap_flags &= ~IBK_INTEGRITY_HANDOVER;
-	KUNIT_EXPECT_LT(test, ib_mr_pool_init(env->qp, &pool, 3,
-					      IB_MR_TYPE_INTEGRITY, 4, 4), 0);
-	/* The two MRs that were there stay; none of the failed batch does. */
-	KUNIT_EXPECT_EQ(test, rw_list_len(env->qp, &pool), 2);
-	ib_mr_pool_destroy(env->qp, &pool);
-	KUNIT_EXPECT_TRUE(test, list_empty(&pool));
-}
-
-static void mr_pool_destroy_leaves_taken(struct kunit *test)
-{
-	struct rw_env *env = test->priv;
-	struct ib_mr *mr;
-	LIST_HEAD(pool);
-
-	env->qp = rw_create_qp(env, 1, 0, NULL);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, env->qp);
-	KUNIT_ASSERT_EQ(test, ib_mr_pool_init(env->qp, &pool, 3,
-					      IB_MR_TYPE_MEM_REG, 4, 0), 0);
-	mr = ib_mr_pool_get(env->qp, &pool);
-	KUNIT_ASSERT_NOT_NULL(test, mr);
-	ib_mr_pool_destroy(env->qp, &pool);
-	KUNIT_EXPECT_TRUE(test, list_empty(&pool));
-	KUNIT_EXPECT_EQ(test, env->qp->mrs_used, 1);
-	/* The taken MR is still alive (KASAN would see a use after free). */
-	KUNIT_EXPECT_PTR_EQ(test, mr->pd, env->pd);
-	ib_mr_pool_put(env->qp, &pool, mr);
-	KUNIT_EXPECT_EQ(test, rw_list_len(env->qp, &pool), 1);
-	ib_mr_pool_destroy(env->qp, &pool);
-	KUNIT_EXPECT_EQ(test, env->qp->mrs_used, 0);
-}
-
-static void mr_pool_qp_creation(struct kunit *test)
-{
-	struct rw_env *env = test->priv;
-
-	/* A device that reads with SGEs builds no pool for R/W contexts. */
-	env->dev->attrs.max_sgl_rd = 0;
-	env->qp = rw_create_qp(env, 1, 4, NULL);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, env->qp);
-	KUNIT_EXPECT_TRUE(test, list_empty(&env->qp->rdma_mrs));
-	KUNIT_EXPECT_TRUE(test, list_empty(&env->qp->sig_mrs));
-
-	/* One that prefers MRs for READs gets one MR per context. */
-	env->dev->attrs.max_sgl_rd = 1;
-	env->peer = rw_create_qp(env, 1, 4, NULL);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, env->peer);
-	KUNIT_EXPECT_EQ(test, rw_list_len(env->peer, &env->peer->rdma_mrs), 4);
-	KUNIT_EXPECT_TRUE(test, list_empty(&env->peer->sig_mrs));
-	KUNIT_EXPECT_EQ(test, env->peer->mrs_used, 0);
-}
-
-static void mr_pool_qp_send_queue_room(struct kunit *test)
-{
-	struct rw_env *env = test->priv;
-	struct ib_qp_init_attr attr;
-
-	/* 16 own WRs + 4 contexts of 3 WRs (REG_MR, op, LOCAL_INV). */
-	env->dev->attrs.max_sgl_rd = 1;
-	env->qp = rw_create_qp(env, 1, 4, &attr);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, env->qp);
-	KUNIT_EXPECT_GE(test, attr.cap.max_send_wr, 28U);
-
-	/* Never more than the device has: the QP still gets created. */
-	env->dev->attrs.max_qp_wr = 64;
-	env->peer = rw_create_qp(env, 1, 100, &attr);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, env->peer);
-	KUNIT_EXPECT_LE(test, attr.cap.max_send_wr, 64U);
-}
-
-static struct kunit_case mr_pool_cases[] = {
-	KUNIT_CASE(mr_pool_get_put),
-	KUNIT_CASE(mr_pool_exhaustion),
-	KUNIT_CASE(mr_pool_empty),
-	KUNIT_CASE(mr_pool_init_failure_keeps_list),
-	KUNIT_CASE(mr_pool_destroy_leaves_taken),
-	KUNIT_CASE(mr_pool_qp_creation),
-	KUNIT_CASE(mr_pool_qp_send_queue_room),
-	{}
-};
-
-static struct kunit_suite mr_pool_suite = {
-	.name = "rdma_core_mr_pool",
-	.init = rw_env_init,
-	.exit = rw_env_exit,
-	.test_cases = mr_pool_cases,
-};
 
 /* ---- R/W contexts with SGE lists ---- */
 
@@ -947,16 +601,8 @@ static struct kunit_suite rw_sge_suite = {
 /* Flip ib_core's force_mr parameter the way an administrator would. */
 static int rw_set_force_mr(bool on)
 {
-	struct file *f;
-	loff_t pos = 0;
-	ssize_t n;
-
-	f = filp_open("/sys/module/ib_core/parameters/force_mr", O_WRONLY, 0);
-	if (IS_ERR(f))
-		return PTR_ERR(f);
-	n = kernel_write(f, on ? "Y\n" : "N\n", 2, &pos);
-	filp_close(f, NULL);
-	return n == 2 ? 0 : -EIO;
+	return tk_file_write("/sys/module/ib_core/parameters/force_mr",
+			     on ? "Y\n" : "N\n");
 }
 
 static void rw_mr_env_exit(struct kunit *test)
@@ -1164,8 +810,4 @@ static struct kunit_suite rw_mr_suite = {
 	.test_cases = rw_mr_cases,
 };
 
-kunit_test_suites(&rw_sizing_suite, &mr_pool_suite, &rw_sge_suite,
-		  &rw_mr_suite);
-
-MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("KUnit tests for RDMA MR pools and the R/W API");
+kunit_test_suites(&rw_sizing_suite, &rw_sge_suite, &rw_mr_suite);

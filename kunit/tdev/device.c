@@ -1,25 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rdma_kunit_tdev: the test-double device driver, device-level part.
+ * rdma_kunit_tdev: the device.  Its device-level ops (query_device,
+ * query_port, query_pkey, query_gid, immutables, modify_device and
+ * modify_port), PDs, and the API the suites build devices with
+ * (tdev_create(), tdev_register(), tdev_destroy() ...), injected failures
+ * (tdev_fail()) and port events (tdev_port_event()).  tdev_create() puts
+ * together the ops of every file of the driver.
  *
- * Module parameter ndevs creates and registers that many InfiniBand
- * devices ("tdev%d") at load; they are removed at unload.  Every registered
- * tdev has /sys/kernel/debug/rdma_kunit_tdev/<name>/event, which accepts
- * "port_err N", "port_active N", "gid_change N" and "lid_change N".
+ * Locking: struct tdev says what tdev->lock protects (port state, the
+ * driver's GID table, node_desc and sys_image_guid changes); it is never
+ * held while calling into the core.  Failure bits and counters are atomic.
  */
-#include <linux/debugfs.h>
 #include <linux/module.h>
-#include <linux/slab.h>
 #include <rdma/ib_mad.h>
 #include <rdma/ib_verbs.h>
-#include "tdev.h"
+#include "tdev_priv.h"
 
-static unsigned int ndevs;
-module_param(ndevs, uint, 0444);
-MODULE_PARM_DESC(ndevs, "InfiniBand test devices to register at load");
-
-/* Root debugfs directory; created at load, removed at unload. */
-static struct dentry *tdev_debugfs_root;
 /* Node GUIDs handed out, one per device. */
 static atomic64_t tdev_guid_seq = ATOMIC64_INIT(0);
 /* PD numbers. */
@@ -248,8 +244,7 @@ static void tdev_dealloc_driver(struct ib_device *ibdev)
 {
 	struct tdev *td = to_tdev(ibdev);
 
-	debugfs_remove(td->debugfs);
-	td->debugfs = NULL;
+	tdev_debugfs_remove(td);
 	atomic_inc(&tdev_dealloc_driver_calls);
 }
 
@@ -312,7 +307,11 @@ struct tdev *tdev_create(const struct tdev_params *params)
 		td->port[port].cap_flags = IB_PORT_CM_SUP;
 	}
 	ib_set_device_ops(&td->ibdev, &tdev_ops);
-	ib_set_device_ops(&td->ibdev, &tdev_verbs_ops);
+	ib_set_device_ops(&td->ibdev, &tdev_cq_ops);
+	ib_set_device_ops(&td->ibdev, &tdev_qp_ops);
+	ib_set_device_ops(&td->ibdev, &tdev_mr_ops);
+	ib_set_device_ops(&td->ibdev, &tdev_ah_ops);
+	ib_set_device_ops(&td->ibdev, &tdev_datapath_ops);
 	if (p.driver_gids)
 		ib_set_device_ops(&td->ibdev, &tdev_gid_ops);
 	if (p.dealloc_driver)
@@ -329,47 +328,6 @@ struct tdev *tdev_create(const struct tdev_params *params)
 }
 EXPORT_SYMBOL_GPL(tdev_create);
 
-static ssize_t tdev_event_write(struct file *file, const char __user *ubuf,
-				size_t count, loff_t *ppos)
-{
-	static const struct {
-		const char *cmd;
-		enum ib_event_type type;
-	} cmds[] = {
-		{ "port_err", IB_EVENT_PORT_ERR },
-		{ "port_active", IB_EVENT_PORT_ACTIVE },
-		{ "gid_change", IB_EVENT_GID_CHANGE },
-		{ "lid_change", IB_EVENT_LID_CHANGE },
-	};
-	struct tdev *td = file->private_data;
-	char buf[32], cmd[16];
-	unsigned int i;
-	u32 port;
-
-	if (count >= sizeof(buf))
-		return -EINVAL;
-	if (copy_from_user(buf, ubuf, count))
-		return -EFAULT;
-	buf[count] = '\0';
-	if (sscanf(buf, "%15s %u", cmd, &port) != 2 ||
-	    !rdma_is_port_valid(&td->ibdev, port))
-		return -EINVAL;
-	for (i = 0; i < ARRAY_SIZE(cmds); i++) {
-		if (!strcmp(cmd, cmds[i].cmd)) {
-			tdev_port_event(td, port, cmds[i].type);
-			return count;
-		}
-	}
-	return -EINVAL;
-}
-
-static const struct file_operations tdev_event_fops = {
-	.owner = THIS_MODULE,
-	.open = simple_open,
-	.write = tdev_event_write,
-	.llseek = noop_llseek,
-};
-
 /**
  * tdev_register - register a test device with the core
  * @td: from tdev_create()
@@ -382,9 +340,7 @@ int tdev_register(struct tdev *td)
 
 	if (ret)
 		return ret;
-	td->debugfs = debugfs_create_dir(dev_name(&td->ibdev.dev),
-					 tdev_debugfs_root);
-	debugfs_create_file("event", 0200, td->debugfs, td, &tdev_event_fops);
+	tdev_debugfs_add(td);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(tdev_register);
@@ -397,8 +353,7 @@ EXPORT_SYMBOL_GPL(tdev_register);
  */
 void tdev_unregister(struct tdev *td)
 {
-	debugfs_remove(td->debugfs);
-	td->debugfs = NULL;
+	tdev_debugfs_remove(td);
 	ib_unregister_device(&td->ibdev);
 }
 EXPORT_SYMBOL_GPL(tdev_unregister);
@@ -506,60 +461,3 @@ int tdev_set_gid(struct tdev *td, u32 port, int index,
 }
 EXPORT_SYMBOL_GPL(tdev_set_gid);
 
-/* Devices made for the ndevs parameter, destroyed at unload. */
-static struct tdev **tdev_param_devs;
-
-static void tdev_param_destroy(void)
-{
-	unsigned int i;
-
-	for (i = 0; tdev_param_devs && i < ndevs; i++)
-		if (tdev_param_devs[i])
-			tdev_destroy(tdev_param_devs[i]);
-	kfree(tdev_param_devs);
-	tdev_param_devs = NULL;
-}
-
-static int tdev_param_create(void)
-{
-	struct tdev *td;
-	unsigned int i;
-
-	if (!ndevs)
-		return 0;
-	tdev_param_devs = kcalloc(ndevs, sizeof(*tdev_param_devs), GFP_KERNEL);
-	if (!tdev_param_devs)
-		return -ENOMEM;
-	for (i = 0; i < ndevs; i++) {
-		td = tdev_create_registered(NULL);
-		if (IS_ERR(td)) {
-			tdev_param_destroy();
-			return PTR_ERR(td);
-		}
-		tdev_param_devs[i] = td;
-	}
-	return 0;
-}
-
-static int __init tdev_init(void)
-{
-	int ret;
-
-	tdev_debugfs_root = debugfs_create_dir("rdma_kunit_tdev", NULL);
-	ret = tdev_param_create();
-	if (ret)
-		debugfs_remove_recursive(tdev_debugfs_root);
-	return ret;
-}
-
-static void __exit tdev_exit(void)
-{
-	tdev_param_destroy();
-	debugfs_remove_recursive(tdev_debugfs_root);
-}
-
-module_init(tdev_init);
-module_exit(tdev_exit);
-
-MODULE_DESCRIPTION("Test-double RDMA device for the KUnit suites and the demo");
-MODULE_LICENSE("GPL");

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * rdma_kunit_tdev: a test-double RDMA device driver for the KUnit suites
- * and the demo.
+ * and the demo.  This is what its users see; tdev_priv.h says how the
+ * driver is split into files.
  *
- * Device-level operations (query_device/port/pkey/gid, immutables,
- * modify_device/port, alloc/dealloc_pd) are in tdev.c; the verbs operations
- * (CQ, QP, SRQ, MR, AH; memcpy loopback) are tdev_verbs_ops, defined in
- * tdev_verbs.c.  A suite creates a device with tdev_create(), registers it
- * with tdev_register() and frees it with tdev_destroy().
+ * A suite creates a device with tdev_create(), registers it with
+ * tdev_register() and frees it with tdev_destroy(); tdev_fail() makes a
+ * device-level operation fail, tdev_port_event() changes a port and
+ * reports it, tdev_set_gid() fills the driver's own GID table.
  */
 #ifndef RDMA_KUNIT_TDEV_H
 #define RDMA_KUNIT_TDEV_H
@@ -95,7 +95,6 @@ struct tdev_port {
  * @debugfs: the device's debugfs directory while registered; set and
  *	removed by tdev_register()/tdev_unregister(), which only the owner of
  *	the tdev calls
- * @verbs_priv: for tdev_verbs.c (its own locking)
  */
 struct tdev {
 	struct ib_device ibdev;
@@ -105,7 +104,6 @@ struct tdev {
 	struct tdev_port port[TDEV_MAX_PORTS + 1];
 	atomic_t npds;
 	struct dentry *debugfs;
-	void *verbs_priv;
 };
 
 /* A PD of a tdev. */
@@ -119,7 +117,6 @@ static inline struct tdev *to_tdev(struct ib_device *ibdev)
 	return container_of(ibdev, struct tdev, ibdev);
 }
 
-extern const struct ib_device_ops tdev_verbs_ops;
 extern atomic_t tdev_dealloc_driver_calls;
 
 struct tdev *tdev_create(const struct tdev_params *params);

@@ -1,0 +1,10 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rdma_kunit_datapath: the KUnit suites of core/datapath/, one file per
+ * source file they test (kunit/Kbuild lists them).  KUnit runs them when
+ * the module loads.
+ */
+#include <linux/module.h>
+
+MODULE_DESCRIPTION("KUnit suites of the RDMA core's data-path helpers");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,369 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite rdma_core_client: core/device/client.c, clients and their
+ * data on each device, in order, and racing with device registration and
+ * unregistration.
+ */
+#include <kunit/test.h>
+#include <linux/delay.h>
+#include "tk.h"
+
+/*
+ * A client that counts its calls.  Its add() stores the device as client
+ * data (when @set_data), records the order of remove() calls in @log, and
+ * can block until @go is completed (when @block), telling @in_add first.
+ */
+struct tk_client {
+	struct ib_client client;
+	atomic_t adds;
+	atomic_t removes;
+	atomic_t bad_data;
+	bool set_data;
+	bool decline;
+	bool block;
+	struct completion in_add;
+	struct completion go;
+	char tag;
+	char *log;
+};
+
+static DEFINE_SPINLOCK(tk_log_lock);
+
+/* Clients registered by a test may also see the devices of others (ndevs):
+ * only devices named "kt..." count.
+ */
+static bool tk_ours(struct ib_device *dev)
+{
+	return !strncmp(dev_name(&dev->dev), "kt", 2);
+}
+
+static void tk_log(struct tk_client *c)
+{
+	size_t n;
+
+	if (!c->log)
+		return;
+	spin_lock(&tk_log_lock);
+	n = strlen(c->log);
+	if (n < 15)
+		c->log[n] = c->tag;
+	spin_unlock(&tk_log_lock);
+}
+
+static int tk_do_add(struct tk_client *c, struct ib_device *dev)
+{
+	if (!tk_ours(dev))
+		return -EOPNOTSUPP;
+	if (c->block) {
+		complete(&c->in_add);
+		wait_for_completion(&c->go);
+	}
+	if (c->decline)
+		return -EOPNOTSUPP;
+	atomic_inc(&c->adds);
+	if (c->set_data) {
+		ib_set_client_data(dev, &c->client, dev);
+		if (ib_get_client_data(dev, &c->client) != dev)
+			atomic_inc(&c->bad_data);
+	}
+	return 0;
+}
+
+static void tk_do_remove(struct tk_client *c, struct ib_device *dev,
+			 void *data)
+{
+	atomic_inc(&c->removes);
+	if (data != (c->set_data ? dev : NULL))
+		atomic_inc(&c->bad_data);
+	tk_log(c);
+}
+
+/* ib_client callbacks do not say which client: one set per instance. */
+static struct tk_client tk_clients[3];
+
+#define TK_CLIENT_FNS(n)						\
+static int tk_add_##n(struct ib_device *dev)				\
+{									\
+	return tk_do_add(&tk_clients[n], dev);				\
+}									\
+static void tk_remove_##n(struct ib_device *dev, void *data)		\
+{									\
+	tk_do_remove(&tk_clients[n], dev, data);			\
+}
+TK_CLIENT_FNS(0)
+TK_CLIENT_FNS(1)
+TK_CLIENT_FNS(2)
+
+static struct tk_client *tk_client_init(int n, char *log)
+{
+	static int (* const adds[])(struct ib_device *) = {
+		tk_add_0, tk_add_1, tk_add_2 };
+	static void (* const removes[])(struct ib_device *, void *) = {
+		tk_remove_0, tk_remove_1, tk_remove_2 };
+	struct tk_client *c = &tk_clients[n];
+
+	memset(c, 0, sizeof(*c));
+	c->client.name = "rdma_kunit_client";
+	c->client.add = adds[n];
+	c->client.remove = removes[n];
+	c->client.no_kverbs_req = 1;
+	c->tag = 'A' + n;
+	c->log = log;
+	init_completion(&c->in_add);
+	init_completion(&c->go);
+	return c;
+}
+
+static void client_before_devices(struct kunit *test)
+{
+	struct tk_client *c = tk_client_init(0, NULL);
+	struct tdev_params p = { .name = "ktcb%d" };
+	struct tdev *a, *b;
+
+	c->set_data = true;
+	KUNIT_ASSERT_EQ(test, ib_register_client(&c->client), 0);
+	a = tk_dev(test, &p);
+	b = tk_dev(test, &p);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->adds), 2);
+	KUNIT_EXPECT_PTR_EQ(test, ib_get_client_data(&a->ibdev, &c->client),
+			    (void *)&a->ibdev);
+	tdev_destroy(a);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->removes), 1);
+	tdev_destroy(b);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->removes), 2);
+	ib_unregister_client(&c->client);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->removes), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->bad_data), 0);
+}
+
+static void client_after_devices(struct kunit *test)
+{
+	struct tk_client *c = tk_client_init(0, NULL);
+	struct tdev_params p = { .name = "ktca%d" };
+	struct tdev *a = tk_dev(test, &p), *b = tk_dev(test, &p);
+
+	c->set_data = true;
+	KUNIT_ASSERT_EQ(test, ib_register_client(&c->client), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->adds), 2);
+	ib_unregister_client(&c->client);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->removes), 2);
+	KUNIT_EXPECT_NULL(test, ib_get_client_data(&a->ibdev, &c->client));
+	KUNIT_EXPECT_TRUE(test, device_is_registered(&a->ibdev.dev));
+	tdev_destroy(a);
+	tdev_destroy(b);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->removes), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->bad_data), 0);
+}
+
+static void client_data_null_until_set(struct kunit *test)
+{
+	struct tk_client *c = tk_client_init(0, NULL);
+	struct tdev *a = tk_dev_named(test, "ktcd%d");
+
+	KUNIT_ASSERT_EQ(test, ib_register_client(&c->client), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->adds), 1);
+	KUNIT_EXPECT_NULL(test, ib_get_client_data(&a->ibdev, &c->client));
+	ib_set_client_data(&a->ibdev, &c->client, c);
+	KUNIT_EXPECT_PTR_EQ(test, ib_get_client_data(&a->ibdev, &c->client),
+			    (void *)c);
+	ib_set_client_data(&a->ibdev, &c->client, NULL);
+	KUNIT_EXPECT_NULL(test, ib_get_client_data(&a->ibdev, &c->client));
+	ib_unregister_client(&c->client);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->removes), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->bad_data), 0);
+	tdev_destroy(a);
+}
+
+static void client_data_refused_when_not_added(struct kunit *test)
+{
+	struct tk_client *c = tk_client_init(0, NULL);
+	struct tdev *a = tk_dev_named(test, "ktcn%d");
+
+	c->decline = true;
+	KUNIT_ASSERT_EQ(test, ib_register_client(&c->client), 0);
+	ib_set_client_data(&a->ibdev, &c->client, c);
+	KUNIT_EXPECT_NULL(test, ib_get_client_data(&a->ibdev, &c->client));
+	tdev_destroy(a);
+	/* Declined: never added, never removed. */
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->adds), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->removes), 0);
+	ib_unregister_client(&c->client);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->removes), 0);
+}
+
+static void client_remove_reverse_order(struct kunit *test)
+{
+	char log[16] = "";
+	struct tk_client *c0 = tk_client_init(0, log);
+	struct tk_client *c1 = tk_client_init(1, log);
+	struct tk_client *c2 = tk_client_init(2, log);
+	struct tdev_params p = { .name = "ktord%d" };
+	struct tdev *a;
+
+	KUNIT_ASSERT_EQ(test, ib_register_client(&c0->client), 0);
+	KUNIT_ASSERT_EQ(test, ib_register_client(&c1->client), 0);
+	KUNIT_ASSERT_EQ(test, ib_register_client(&c2->client), 0);
+	KUNIT_EXPECT_NE(test, c0->client.client_id, c1->client.client_id);
+	KUNIT_EXPECT_NE(test, c1->client.client_id, c2->client.client_id);
+	a = tk_dev(test, &p);
+	tdev_destroy(a);
+	KUNIT_EXPECT_STREQ(test, log, "CBA");
+	ib_unregister_client(&c2->client);
+	ib_unregister_client(&c1->client);
+	ib_unregister_client(&c0->client);
+	KUNIT_EXPECT_STREQ(test, log, "CBA");
+}
+
+static void client_kverbs_requirement(struct kunit *test)
+{
+	struct tk_client *c = tk_client_init(0, NULL);
+	struct tdev *a = tk_dev_named(test, "ktkvc%d");
+
+	c->client.no_kverbs_req = 0;
+	KUNIT_ASSERT_EQ(test, ib_register_client(&c->client), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->adds),
+			a->ibdev.kverbs_provider ? 1 : 0);
+	ib_unregister_client(&c->client);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->removes),
+			atomic_read(&c->adds));
+	tdev_destroy(a);
+}
+
+static void tk_register_fn(void *arg)
+{
+	struct tdev *td = arg;
+
+	tdev_register(td);
+}
+
+/*
+ * Register @c with its add() blocking, then register a new device named
+ * from @name in the thread @reg; return once add() for it is running.
+ */
+static struct tdev *tk_register_in_blocked_add(struct kunit *test,
+					       struct tk_client *c,
+					       const char *name,
+					       struct tk_thread *reg)
+{
+	struct tdev_params p = { .name = name };
+	struct tdev *td = tk_new_dev(test, &p);
+
+	c->block = true;
+	KUNIT_ASSERT_EQ(test, ib_register_client(&c->client), 0);
+	tk_start(test, reg, tk_register_fn, td);
+	wait_for_completion(&c->in_add);
+	return td;
+}
+
+/*
+ * Let @c's blocked add() go, wait for @reg and @other, and check that the
+ * device was added and removed once.
+ */
+static void tk_release_blocked_add(struct kunit *test, struct tk_client *c,
+				   struct tk_thread *reg,
+				   struct tk_thread *other)
+{
+	complete(&c->go);
+	tk_join(reg);
+	tk_join(other);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->adds), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->removes), 1);
+}
+
+/* A device is unregistered while a client's add() for it is running. */
+static void unregister_during_client_add(struct kunit *test)
+{
+	struct tk_client *c = tk_client_init(0, NULL);
+	struct tk_thread reg, unreg;
+	struct tdev *td;
+
+	td = tk_register_in_blocked_add(test, c, "ktuda%d", &reg);
+	/* Unregistration waits for add() to finish. */
+	tk_expect_blocks(test, &unreg, tk_unregister_fn, &td->ibdev);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->removes), 0);
+	tk_release_blocked_add(test, c, &reg, &unreg);
+	KUNIT_EXPECT_FALSE(test, device_is_registered(&td->ibdev.dev));
+	ib_unregister_client(&c->client);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->removes), 1);
+	tdev_destroy(td);
+}
+
+static void tk_unregister_client_fn(void *arg)
+{
+	ib_unregister_client(arg);
+}
+
+/* A client is unregistered while its add() for a new device is running. */
+static void unregister_client_during_add(struct kunit *test)
+{
+	struct tk_client *c = tk_client_init(0, NULL);
+	struct tk_thread reg, unreg;
+	struct tdev *td;
+
+	td = tk_register_in_blocked_add(test, c, "ktuca%d", &reg);
+	tk_expect_blocks(test, &unreg, tk_unregister_client_fn, &c->client);
+	tk_release_blocked_add(test, c, &reg, &unreg);
+	KUNIT_EXPECT_TRUE(test, device_is_registered(&td->ibdev.dev));
+	tdev_destroy(td);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->removes), 1);
+}
+
+static void tk_churn_fn(void *arg)
+{
+	struct tdev_params p = { .name = "ktchurn%d" };
+	struct tdev *td;
+	int i;
+
+	for (i = 0; i < 20; i++) {
+		td = tdev_create_registered(&p);
+		if (IS_ERR(td))
+			continue;
+		usleep_range(100, 500);
+		tdev_destroy(td);
+	}
+}
+
+/* Clients come and go while devices come and go: every add is removed. */
+static void client_and_device_churn(struct kunit *test)
+{
+	struct tk_client *c = tk_client_init(0, NULL);
+	struct tk_thread churn;
+	int i, adds = 0, removes = 0;
+
+	c->set_data = true;
+	tk_start(test, &churn, tk_churn_fn, NULL);
+	for (i = 0; i < 20; i++) {
+		atomic_set(&c->adds, 0);
+		atomic_set(&c->removes, 0);
+		KUNIT_ASSERT_EQ(test, ib_register_client(&c->client), 0);
+		usleep_range(100, 500);
+		ib_unregister_client(&c->client);
+		KUNIT_EXPECT_EQ(test, atomic_read(&c->adds),
+				atomic_read(&c->removes));
+		adds += atomic_read(&c->adds);
+		removes += atomic_read(&c->removes);
+	}
+	tk_join(&churn);
+	KUNIT_EXPECT_EQ(test, adds, removes);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->bad_data), 0);
+}
+
+static struct kunit_case client_cases[] = {
+	KUNIT_CASE(client_before_devices),
+	KUNIT_CASE(client_after_devices),
+	KUNIT_CASE(client_data_null_until_set),
+	KUNIT_CASE(client_data_refused_when_not_added),
+	KUNIT_CASE(client_remove_reverse_order),
+	KUNIT_CASE(client_kverbs_requirement),
+	KUNIT_CASE(unregister_during_client_add),
+	KUNIT_CASE(unregister_client_during_add),
+	KUNIT_CASE(client_and_device_churn),
+	{}
+};
+
+static struct kunit_suite client_suite = {
+	.name = "rdma_core_client",
+	.test_cases = client_cases,
+};
+
+kunit_test_suites(&client_suite);

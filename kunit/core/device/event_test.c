@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite rdma_core_event: core/device/event.c, event handler
+ * registration, with the dispatch of core/device/cache.c that reaches the
+ * handlers (ib_dispatch_event()) and updates the port cache on the way.
+ */
+#include <kunit/test.h>
+#include <linux/delay.h>
+#include <rdma/ib_cache.h>
+#include "tk.h"
+
+#define TK_MAX_EVENTS 8
+
+/* An event handler that records what it got. */
+struct tk_handler {
+	struct ib_event_handler h;
+	int n;			/* under the core's handler rwsem (read) */
+	enum ib_event_type type[TK_MAX_EVENTS];
+	u32 port[TK_MAX_EVENTS];
+	int seq[TK_MAX_EVENTS];
+};
+
+static atomic_t tk_event_seq = ATOMIC_INIT(0);
+
+static void tk_handle(struct ib_event_handler *h, struct ib_event *e)
+{
+	struct tk_handler *t = container_of(h, struct tk_handler, h);
+
+	if (t->n >= TK_MAX_EVENTS)
+		return;
+	t->type[t->n] = e->event;
+	t->port[t->n] = e->element.port_num;
+	t->seq[t->n] = atomic_inc_return(&tk_event_seq);
+	t->n++;
+}
+
+static void tk_handler_add(struct tk_handler *t, struct ib_device *dev)
+{
+	memset(t, 0, sizeof(*t));
+	INIT_IB_EVENT_HANDLER(&t->h, dev, tk_handle);
+	ib_register_event_handler(&t->h);
+}
+
+static void event_fanout_to_all(struct kunit *test)
+{
+	struct tdev_params p = { .name = "ktev%d", .ports = 2 };
+	struct tdev *td = tk_dev(test, &p);
+	struct tk_handler h[3];
+	int i;
+
+	for (i = 0; i < 3; i++)
+		tk_handler_add(&h[i], &td->ibdev);
+	tdev_port_event(td, 2, IB_EVENT_PORT_ERR);
+	KUNIT_ASSERT_TRUE(test, tk_wait_for(READ_ONCE(h[2].n) == 1));
+	for (i = 0; i < 3; i++) {
+		KUNIT_EXPECT_EQ(test, h[i].n, 1);
+		KUNIT_EXPECT_EQ(test, h[i].type[0], IB_EVENT_PORT_ERR);
+		KUNIT_EXPECT_EQ(test, h[i].port[0], 2U);
+	}
+	/* In registration order. */
+	KUNIT_EXPECT_LT(test, h[0].seq[0], h[1].seq[0]);
+	KUNIT_EXPECT_LT(test, h[1].seq[0], h[2].seq[0]);
+	for (i = 0; i < 3; i++)
+		ib_unregister_event_handler(&h[i].h);
+	tdev_destroy(td);
+}
+
+static void event_unregistered_handler_stops(struct kunit *test)
+{
+	struct tdev *td = tk_dev_named(test, "ktevu%d");
+	struct tk_handler a, b, witness;
+
+	tk_handler_add(&a, &td->ibdev);
+	tk_handler_add(&b, &td->ibdev);
+	tk_handler_add(&witness, &td->ibdev);
+	tdev_port_event(td, 1, IB_EVENT_LID_CHANGE);
+	KUNIT_ASSERT_TRUE(test, tk_wait_for(READ_ONCE(witness.n) == 1));
+	ib_unregister_event_handler(&a.h);
+	tdev_port_event(td, 1, IB_EVENT_PKEY_CHANGE);
+	KUNIT_ASSERT_TRUE(test, tk_wait_for(READ_ONCE(witness.n) == 2));
+	KUNIT_EXPECT_EQ(test, a.n, 1);
+	KUNIT_EXPECT_EQ(test, b.n, 2);
+	KUNIT_EXPECT_EQ(test, b.type[1], IB_EVENT_PKEY_CHANGE);
+	ib_unregister_event_handler(&b.h);
+	tdev_port_event(td, 1, IB_EVENT_PORT_ACTIVE);
+	KUNIT_ASSERT_TRUE(test, tk_wait_for(READ_ONCE(witness.n) == 3));
+	KUNIT_EXPECT_EQ(test, b.n, 2);
+	ib_unregister_event_handler(&witness.h);
+	tdev_destroy(td);
+}
+
+static void event_only_own_device(struct kunit *test)
+{
+	struct tdev_params p = { .name = "ktevo%d" };
+	struct tdev *a = tk_dev(test, &p), *b = tk_dev(test, &p);
+	struct tk_handler ha;
+
+	tk_handler_add(&ha, &a->ibdev);
+	/* Ordered: when a's event is seen, b's has been handled. */
+	tdev_port_event(b, 1, IB_EVENT_PORT_ERR);
+	tdev_port_event(a, 1, IB_EVENT_PORT_ERR);
+	KUNIT_ASSERT_TRUE(test, tk_wait_for(READ_ONCE(ha.n) >= 1));
+	msleep(50);
+	KUNIT_EXPECT_EQ(test, ha.n, 1);
+	ib_unregister_event_handler(&ha.h);
+	tdev_destroy(a);
+	tdev_destroy(b);
+}
+
+static void event_device_fatal(struct kunit *test)
+{
+	struct tdev *td = tk_dev_named(test, "ktevf%d");
+	struct ib_event e = { .device = &td->ibdev,
+			      .event = IB_EVENT_DEVICE_FATAL };
+	struct tk_handler h;
+
+	tk_handler_add(&h, &td->ibdev);
+	ib_dispatch_event(&e);
+	KUNIT_EXPECT_EQ(test, h.n, 1);
+	KUNIT_EXPECT_EQ(test, h.type[0], IB_EVENT_DEVICE_FATAL);
+	ib_unregister_event_handler(&h.h);
+	tdev_destroy(td);
+}
+
+static void event_port_state_cache(struct kunit *test)
+{
+	struct tdev *td = tk_dev_named(test, "ktevs%d");
+	struct ib_device *dev = &td->ibdev;
+	struct ib_port_attr attr;
+
+	KUNIT_EXPECT_EQ(test, dev->port_data[1].cache.port_state,
+			IB_PORT_ACTIVE);
+	tdev_port_event(td, 1, IB_EVENT_PORT_ERR);
+	KUNIT_EXPECT_TRUE(test, tk_wait_for(READ_ONCE(dev->port_data[1].cache.port_state) ==
+					    IB_PORT_DOWN));
+	KUNIT_ASSERT_EQ(test, ib_query_port(dev, 1, &attr), 0);
+	KUNIT_EXPECT_EQ(test, attr.state, IB_PORT_DOWN);
+	tdev_port_event(td, 1, IB_EVENT_PORT_ACTIVE);
+	KUNIT_EXPECT_TRUE(test, tk_wait_for(READ_ONCE(dev->port_data[1].cache.port_state) ==
+					    IB_PORT_ACTIVE));
+	tdev_destroy(td);
+}
+
+static void event_lid_change(struct kunit *test)
+{
+	struct tdev *td = tk_dev_named(test, "ktevl%d");
+	struct ib_port_attr attr;
+
+	KUNIT_ASSERT_EQ(test, ib_query_port(&td->ibdev, 1, &attr), 0);
+	KUNIT_EXPECT_EQ(test, attr.lid, 1);
+	tdev_port_event(td, 1, IB_EVENT_LID_CHANGE);
+	KUNIT_ASSERT_EQ(test, ib_query_port(&td->ibdev, 1, &attr), 0);
+	KUNIT_EXPECT_EQ(test, attr.lid, 2);
+	tdev_destroy(td);
+}
+
+static void event_gid_change_rereads_driver(struct kunit *test)
+{
+	struct tdev_params p = { .name = "ktevg%d", .driver_gids = true,
+				 .gid_tbl_len = 4 };
+	struct tdev *td = tk_new_dev(test, &p);
+	union ib_gid g1 = { .raw = { 0xfe, 0x80, [15] = 1 } };
+	union ib_gid g2 = { .raw = { 0xfe, 0x80, [15] = 2 } };
+	union ib_gid got;
+	struct tk_handler h;
+
+	KUNIT_ASSERT_EQ(test, tdev_set_gid(td, 1, 0, &g1), 0);
+	KUNIT_ASSERT_EQ(test, tdev_register(td), 0);
+	tk_handler_add(&h, &td->ibdev);
+	KUNIT_ASSERT_EQ(test, rdma_query_gid(&td->ibdev, 1, 0, &got), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(&got, &g1, sizeof(got)), 0);
+	KUNIT_ASSERT_EQ(test, tdev_set_gid(td, 1, 2, &g2), 0);
+	/* Not seen until the driver reports the change. */
+	KUNIT_EXPECT_EQ(test, rdma_query_gid(&td->ibdev, 1, 2, &got), -EINVAL);
+	tdev_port_event(td, 1, IB_EVENT_GID_CHANGE);
+	/* The handler hears of it after the table was reread. */
+	KUNIT_ASSERT_TRUE(test, tk_wait_for(READ_ONCE(h.n) == 1));
+	KUNIT_ASSERT_EQ(test, rdma_query_gid(&td->ibdev, 1, 2, &got), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(&got, &g2, sizeof(got)), 0);
+	KUNIT_EXPECT_EQ(test, h.type[0], IB_EVENT_GID_CHANGE);
+	ib_unregister_event_handler(&h.h);
+	tdev_destroy(td);
+}
+
+static struct kunit_case event_cases[] = {
+	KUNIT_CASE(event_fanout_to_all),
+	KUNIT_CASE(event_unregistered_handler_stops),
+	KUNIT_CASE(event_only_own_device),
+	KUNIT_CASE(event_device_fatal),
+	KUNIT_CASE(event_port_state_cache),
+	KUNIT_CASE(event_lid_change),
+	KUNIT_CASE(event_gid_change_rereads_driver),
+	{}
+};
+
+static struct kunit_suite event_suite = {
+	.name = "rdma_core_event",
+	.test_cases = event_cases,
+};
+
+kunit_test_suites(&event_suite);

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite rdma_core_port: core/device/port.c, querying and modifying
+ * ports and the device (ib_query_port(), ib_query_pkey(), ib_modify_port(),
+ * ib_modify_device()) and the protocol of a port.
+ */
+#include <kunit/test.h>
+#include <rdma/ib_mad.h>
+#include "tk.h"
+
+static void query_port_valid(struct kunit *test)
+{
+	struct tdev_params p = { .name = "ktqp%d", .gid_tbl_len = 8,
+				 .pkey_tbl_len = 2 };
+	struct tdev *td = tk_dev(test, &p);
+	struct ib_port_attr attr;
+
+	memset(&attr, 0xa5, sizeof(attr));
+	KUNIT_ASSERT_EQ(test, ib_query_port(&td->ibdev, 1, &attr), 0);
+	KUNIT_EXPECT_EQ(test, attr.state, IB_PORT_ACTIVE);
+	KUNIT_EXPECT_EQ(test, attr.phys_state, IB_PORT_PHYS_STATE_LINK_UP);
+	KUNIT_EXPECT_EQ(test, attr.gid_tbl_len, 8);
+	KUNIT_EXPECT_EQ(test, attr.pkey_tbl_len, 2U);
+	KUNIT_EXPECT_EQ(test, attr.lid, 1);
+	/* Zeroed before the driver fills it: fields it leaves alone are 0. */
+	KUNIT_EXPECT_EQ(test, attr.qkey_viol_cntr, 0U);
+	KUNIT_EXPECT_EQ(test, attr.bad_pkey_cntr, 0U);
+	KUNIT_EXPECT_EQ(test, attr.subnet_timeout, 0);
+	tdev_destroy(td);
+}
+
+static void query_port_invalid(struct kunit *test)
+{
+	struct tdev_params p = { .name = "ktqpi%d", .ports = 2 };
+	struct tdev *td = tk_dev(test, &p);
+	struct ib_port_attr attr;
+
+	KUNIT_EXPECT_EQ(test, ib_query_port(&td->ibdev, 0, &attr), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ib_query_port(&td->ibdev, 3, &attr), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ib_query_port(&td->ibdev, U32_MAX, &attr),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, ib_query_port(&td->ibdev, 2, &attr), 0);
+	tdev_fail(td, TDEV_FAIL_QUERY_PORT, true);
+	KUNIT_EXPECT_EQ(test, ib_query_port(&td->ibdev, 1, &attr), -EIO);
+	tdev_fail(td, TDEV_FAIL_QUERY_PORT, false);
+	tdev_destroy(td);
+}
+
+static void query_port_subnet_prefix(struct kunit *test)
+{
+	struct tdev_params ib = { .name = "ktsp%d" };
+	struct tdev_params eth = { .name = "ktspe%d",
+				   .link_layer = IB_LINK_LAYER_ETHERNET };
+	struct tdev *a = tk_dev(test, &ib), *b = tk_dev(test, &eth);
+	struct ib_port_attr attr;
+
+	KUNIT_ASSERT_EQ(test, ib_query_port(&a->ibdev, 1, &attr), 0);
+	KUNIT_EXPECT_EQ(test, attr.subnet_prefix, 0xfe80000000000000ULL);
+	KUNIT_ASSERT_EQ(test, ib_query_port(&b->ibdev, 1, &attr), 0);
+	KUNIT_EXPECT_EQ(test, attr.subnet_prefix, 0ULL);
+	tdev_destroy(a);
+	tdev_destroy(b);
+}
+
+static void query_pkey_cases(struct kunit *test)
+{
+	struct tdev_params p = { .name = "ktpk%d", .pkey_tbl_len = 4 };
+	struct tdev *td = tk_dev(test, &p);
+	u16 pkey = 0;
+
+	KUNIT_EXPECT_EQ(test, ib_query_pkey(&td->ibdev, 1, 0, &pkey), 0);
+	KUNIT_EXPECT_EQ(test, pkey, 0xffff);
+	KUNIT_EXPECT_EQ(test, ib_query_pkey(&td->ibdev, 1, 3, &pkey), 0);
+	KUNIT_EXPECT_EQ(test, pkey, 0);
+	KUNIT_EXPECT_EQ(test, ib_query_pkey(&td->ibdev, 1, 4, &pkey), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ib_query_pkey(&td->ibdev, 0, 0, &pkey), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ib_query_pkey(&td->ibdev, 2, 0, &pkey), -EINVAL);
+	tdev_fail(td, TDEV_FAIL_QUERY_PKEY, true);
+	KUNIT_EXPECT_EQ(test, ib_query_pkey(&td->ibdev, 1, 0, &pkey), -EIO);
+	tdev_destroy(td);
+}
+
+static void modify_device_cases(struct kunit *test)
+{
+	struct tdev *td = tk_dev_named(test, "ktmd%d");
+	struct ib_device_modify m = { .node_desc = "kunit node",
+				      .sys_image_guid = 0x1122334455667788ULL };
+
+	KUNIT_EXPECT_EQ(test, ib_modify_device(&td->ibdev,
+					       IB_DEVICE_MODIFY_NODE_DESC, &m),
+			0);
+	KUNIT_EXPECT_STREQ(test, td->ibdev.node_desc, "kunit node");
+	KUNIT_EXPECT_EQ(test, ib_modify_device(&td->ibdev,
+					IB_DEVICE_MODIFY_SYS_IMAGE_GUID, &m),
+			0);
+	KUNIT_EXPECT_EQ(test, be64_to_cpu(td->ibdev.attrs.sys_image_guid),
+			0x1122334455667788ULL);
+	KUNIT_EXPECT_EQ(test, ib_modify_device(&td->ibdev, 1 << 7, &m),
+			-EOPNOTSUPP);
+	tdev_fail(td, TDEV_FAIL_MODIFY_DEVICE, true);
+	KUNIT_EXPECT_EQ(test, ib_modify_device(&td->ibdev,
+					       IB_DEVICE_MODIFY_NODE_DESC, &m),
+			-EIO);
+	tdev_destroy(td);
+}
+
+static void modify_port_cases(struct kunit *test)
+{
+	struct tdev *td = tk_dev_named(test, "ktmp%d");
+	struct ib_port_modify m = { .set_port_cap_mask = IB_PORT_SM };
+	struct ib_port_attr attr;
+
+	KUNIT_ASSERT_EQ(test, ib_modify_port(&td->ibdev, 1, 0, &m), 0);
+	KUNIT_ASSERT_EQ(test, ib_query_port(&td->ibdev, 1, &attr), 0);
+	KUNIT_EXPECT_TRUE(test, attr.port_cap_flags & IB_PORT_SM);
+	m.set_port_cap_mask = 0;
+	m.clr_port_cap_mask = IB_PORT_SM;
+	KUNIT_ASSERT_EQ(test, ib_modify_port(&td->ibdev, 1, 0, &m), 0);
+	KUNIT_ASSERT_EQ(test, ib_query_port(&td->ibdev, 1, &attr), 0);
+	KUNIT_EXPECT_FALSE(test, attr.port_cap_flags & IB_PORT_SM);
+	KUNIT_EXPECT_EQ(test, ib_modify_port(&td->ibdev, 0, 0, &m), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ib_modify_port(&td->ibdev, 2, 0, &m), -EINVAL);
+	tdev_fail(td, TDEV_FAIL_MODIFY_PORT, true);
+	KUNIT_EXPECT_EQ(test, ib_modify_port(&td->ibdev, 1, 0, &m), -EIO);
+	tdev_destroy(td);
+}
+
+static void protocol_helpers(struct kunit *test)
+{
+	struct tdev_params ib = { .name = "ktph%d" };
+	struct tdev_params eth = { .name = "ktphe%d",
+				   .link_layer = IB_LINK_LAYER_ETHERNET };
+	struct tdev *a = tk_dev(test, &ib), *b = tk_dev(test, &eth);
+
+	KUNIT_EXPECT_TRUE(test, rdma_protocol_ib(&a->ibdev, 1));
+	KUNIT_EXPECT_FALSE(test, rdma_protocol_roce(&a->ibdev, 1));
+	KUNIT_EXPECT_TRUE(test, rdma_cap_ib_mad(&a->ibdev, 1));
+	KUNIT_EXPECT_TRUE(test, rdma_protocol_roce(&b->ibdev, 1));
+	KUNIT_EXPECT_TRUE(test, rdma_protocol_roce_udp_encap(&b->ibdev, 1));
+	KUNIT_EXPECT_FALSE(test, rdma_protocol_ib(&b->ibdev, 1));
+	tdev_destroy(a);
+	tdev_destroy(b);
+}
+
+static struct kunit_case port_cases[] = {
+	KUNIT_CASE(query_port_valid),
+	KUNIT_CASE(query_port_invalid),
+	KUNIT_CASE(query_port_subnet_prefix),
+	KUNIT_CASE(query_pkey_cases),
+	KUNIT_CASE(modify_device_cases),
+	KUNIT_CASE(modify_port_cases),
+	KUNIT_CASE(protocol_helpers),
+	{}
+};
+
+static struct kunit_suite port_suite = {
+	.name = "rdma_core_port",
+	.test_cases = port_cases,
+};
+
+kunit_test_suites(&port_suite);

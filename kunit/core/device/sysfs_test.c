@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite rdma_core_sysfs: core/device/sysfs.c, the device's and its
+ * ports' attributes under /sys/class/infiniband/<dev>/, read and written
+ * through the files themselves.
+ */
+#include <kunit/test.h>
+#include <rdma/ib_cache.h>
+#include <rdma/ib_mad.h>
+#include "tk.h"
+
+/* The path of /sys/class/infiniband/<dev>/<rel> */
+static void tk_sysfs_path(char *path, size_t len, struct ib_device *dev,
+			  const char *rel)
+{
+	snprintf(path, len, "/sys/class/infiniband/%s/%s",
+		 dev_name(&dev->dev), rel);
+}
+
+/* Read a file of /sys/class/infiniband/<dev>/<rel> into @buf. */
+static int tk_sysfs_read(struct ib_device *dev, const char *rel, char *buf,
+			 size_t len)
+{
+	char path[128];
+
+	tk_sysfs_path(path, sizeof(path), dev, rel);
+	return tk_file_read(path, buf, len);
+}
+
+static int tk_sysfs_write(struct ib_device *dev, const char *rel,
+			  const char *text)
+{
+	char path[128];
+
+	tk_sysfs_path(path, sizeof(path), dev, rel);
+	return tk_file_write(path, text);
+}
+
+#define KT_EXPECT_SYSFS(test, dev, rel, expected)			\
+	do {								\
+		char __buf[128];					\
+		KUNIT_ASSERT_EQ(test, tk_sysfs_read(dev, rel, __buf,	\
+						    sizeof(__buf)), 0); \
+		KUNIT_EXPECT_STREQ(test, __buf, expected);		\
+	} while (0)
+
+/* Reading /sys/class/infiniband/<dev>/<rel> fails with @err. */
+static void tk_expect_sysfs_err(struct kunit *test, struct ib_device *dev,
+				const char *rel, int err)
+{
+	char buf[64];
+
+	KUNIT_EXPECT_EQ_MSG(test, tk_sysfs_read(dev, rel, buf, sizeof(buf)),
+			    err, "%s", rel);
+}
+
+static void sysfs_device_attrs(struct kunit *test)
+{
+	struct tdev *td = tk_dev_named(test, "ktsd%d");
+	u64 guid = be64_to_cpu(td->ibdev.node_guid);
+	char want[64];
+
+	KT_EXPECT_SYSFS(test, &td->ibdev, "node_type", "1: CA\n");
+	snprintf(want, sizeof(want), "%04x:%04x:%04x:%04x\n",
+		 (u16)(guid >> 48), (u16)(guid >> 32), (u16)(guid >> 16),
+		 (u16)guid);
+	KT_EXPECT_SYSFS(test, &td->ibdev, "node_guid", want);
+	KT_EXPECT_SYSFS(test, &td->ibdev, "sys_image_guid", want);
+	KT_EXPECT_SYSFS(test, &td->ibdev, "fw_ver", "1.2.3\n");
+	KT_EXPECT_SYSFS(test, &td->ibdev, "node_desc", "rdma_kunit_tdev\n");
+	tdev_destroy(td);
+}
+
+static void sysfs_node_desc_write(struct kunit *test)
+{
+	struct tdev *td = tk_dev_named(test, "ktsw%d");
+
+	KUNIT_ASSERT_EQ(test, tk_sysfs_write(&td->ibdev, "node_desc",
+					     "written by kunit"), 0);
+	KT_EXPECT_SYSFS(test, &td->ibdev, "node_desc", "written by kunit\n");
+	tdev_fail(td, TDEV_FAIL_MODIFY_DEVICE, true);
+	KUNIT_EXPECT_EQ(test, tk_sysfs_write(&td->ibdev, "node_desc", "x"),
+			-EIO);
+	tdev_destroy(td);
+}
+
+static void sysfs_port_attrs(struct kunit *test)
+{
+	struct tdev_params p = { .name = "ktspa%d", .ports = 2 };
+	struct tdev *td = tk_dev(test, &p);
+	char want[16];
+
+	KT_EXPECT_SYSFS(test, &td->ibdev, "ports/1/state", "4: ACTIVE\n");
+	KT_EXPECT_SYSFS(test, &td->ibdev, "ports/1/phys_state", "5: LinkUp\n");
+	KT_EXPECT_SYSFS(test, &td->ibdev, "ports/1/link_layer",
+			"InfiniBand\n");
+	KT_EXPECT_SYSFS(test, &td->ibdev, "ports/1/rate",
+			"10 Gb/sec (4X SDR)\n");
+	KT_EXPECT_SYSFS(test, &td->ibdev, "ports/1/lid", "0x1\n");
+	KT_EXPECT_SYSFS(test, &td->ibdev, "ports/2/lid", "0x2\n");
+	KT_EXPECT_SYSFS(test, &td->ibdev, "ports/1/sm_lid", "0x1\n");
+	snprintf(want, sizeof(want), "0x%08x\n", IB_PORT_CM_SUP);
+	KT_EXPECT_SYSFS(test, &td->ibdev, "ports/1/cap_mask", want);
+	tdev_port_event(td, 2, IB_EVENT_PORT_ERR);
+	KT_EXPECT_SYSFS(test, &td->ibdev, "ports/2/state", "1: DOWN\n");
+	KT_EXPECT_SYSFS(test, &td->ibdev, "ports/2/phys_state",
+			"3: Disabled\n");
+	KT_EXPECT_SYSFS(test, &td->ibdev, "ports/1/state", "4: ACTIVE\n");
+	tdev_destroy(td);
+}
+
+static void sysfs_port_query_error(struct kunit *test)
+{
+	struct tdev *td = tk_dev_named(test, "ktspe%d");
+
+	tdev_fail(td, TDEV_FAIL_QUERY_PORT, true);
+	tk_expect_sysfs_err(test, &td->ibdev, "ports/1/state", -EIO);
+	tdev_destroy(td);
+}
+
+static void sysfs_tables_ib(struct kunit *test)
+{
+	struct tdev_params p = { .name = "ktst%d", .gid_tbl_len = 4,
+				 .pkey_tbl_len = 2 };
+	struct tdev *td = tk_dev(test, &p);
+	union ib_gid gid;
+	char want[64];
+
+	KUNIT_ASSERT_EQ(test, rdma_query_gid(&td->ibdev, 1, 0, &gid), 0);
+	snprintf(want, sizeof(want), "%pI6\n", gid.raw);
+	KT_EXPECT_SYSFS(test, &td->ibdev, "ports/1/gids/0", want);
+	KUNIT_EXPECT_EQ(test, strncmp(want, "fe80:0000:0000:0000:", 20), 0);
+	KT_EXPECT_SYSFS(test, &td->ibdev, "ports/1/gids/3",
+			"0000:0000:0000:0000:0000:0000:0000:0000\n");
+	tk_expect_sysfs_err(test, &td->ibdev, "ports/1/gids/4", -ENOENT);
+	KT_EXPECT_SYSFS(test, &td->ibdev, "ports/1/pkeys/0", "0xffff\n");
+	KT_EXPECT_SYSFS(test, &td->ibdev, "ports/1/pkeys/1", "0x0000\n");
+	tk_expect_sysfs_err(test, &td->ibdev, "ports/1/pkeys/2", -ENOENT);
+	KT_EXPECT_SYSFS(test, &td->ibdev, "ports/1/gid_attrs/types/0",
+			"IB/RoCE v1\n");
+	tk_expect_sysfs_err(test, &td->ibdev, "ports/1/gid_attrs/types/1",
+			    -ENODATA);
+	tk_expect_sysfs_err(test, &td->ibdev, "ports/1/gid_attrs/ndevs/0",
+			    -ENODEV);
+	tdev_destroy(td);
+}
+
+static void sysfs_tables_roce(struct kunit *test)
+{
+	struct net_device *ndev = tk_netdev(test);
+	struct tdev_params p = { .name = "ktsr%d", .ndev = ndev,
+				 .link_layer = IB_LINK_LAYER_ETHERNET };
+	struct tdev *td = tk_dev(test, &p);
+	char want[32];
+
+	KT_EXPECT_SYSFS(test, &td->ibdev, "ports/1/link_layer", "Ethernet\n");
+	KT_EXPECT_SYSFS(test, &td->ibdev, "ports/1/gids/0",
+			"fe80:0000:0000:0000:0011:22ff:fe33:4455\n");
+	KT_EXPECT_SYSFS(test, &td->ibdev, "ports/1/gid_attrs/types/0",
+			"IB/RoCE v1\n");
+	KT_EXPECT_SYSFS(test, &td->ibdev, "ports/1/gid_attrs/types/1",
+			"RoCE v2\n");
+	snprintf(want, sizeof(want), "%s\n", ndev->name);
+	KT_EXPECT_SYSFS(test, &td->ibdev, "ports/1/gid_attrs/ndevs/1", want);
+	tdev_destroy(td);
+	free_netdev(ndev);
+}
+
+static void sysfs_gone_after_unregister(struct kunit *test)
+{
+	struct tdev *td = tk_dev_named(test, "ktsg%d");
+
+	KT_EXPECT_SYSFS(test, &td->ibdev, "node_type", "1: CA\n");
+	tdev_unregister(td);
+	tk_expect_sysfs_err(test, &td->ibdev, "node_type", -ENOENT);
+	tk_expect_sysfs_err(test, &td->ibdev, "ports/1/state", -ENOENT);
+	tdev_destroy(td);
+}
+
+static struct kunit_case sysfs_cases[] = {
+	KUNIT_CASE(sysfs_device_attrs),
+	KUNIT_CASE(sysfs_node_desc_write),
+	KUNIT_CASE(sysfs_port_attrs),
+	KUNIT_CASE(sysfs_port_query_error),
+	KUNIT_CASE(sysfs_tables_ib),
+	KUNIT_CASE(sysfs_tables_roce),
+	KUNIT_CASE(sysfs_gone_after_unregister),
+	{}
+};
+
+static struct kunit_suite sysfs_suite = {
+	.name = "rdma_core_sysfs",
+	.test_cases = sysfs_cases,
+};
+
+kunit_test_suites(&sysfs_suite);

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite rdma_core_netdev: core/netdev/binding.c, the netdev of each
+ * port (ib_device_set_netdev()), the references it holds, and finding a
+ * device by its netdev (ib_device_get_by_netdev()).
+ *
+ * The suite's eth_speed case tests core/verbs/port_speed.c and lives in
+ * kunit/core/verbs/port_speed_test.c, in a suite of the same name so that
+ * its result keeps its name (kunit/rdma_core_netdev/eth_speed).
+ */
+#include <kunit/test.h>
+#include "tk.h"
+
+static void netdev_lookup(struct kunit *test)
+{
+	struct net_device *ndev = tk_netdev(test);
+	struct net_device *other = tk_netdev(test);
+	struct tdev_params p = { .name = "ktnd%d", .ndev = ndev,
+				 .link_layer = IB_LINK_LAYER_ETHERNET,
+				 .driver_id = RDMA_DRIVER_RXE };
+	struct tdev *td = tk_dev(test, &p);
+	struct ib_device *found;
+
+	found = ib_device_get_by_netdev(ndev, RDMA_DRIVER_UNKNOWN);
+	KUNIT_EXPECT_PTR_EQ(test, found, &td->ibdev);
+	if (found)
+		ib_device_put(found);
+	found = ib_device_get_by_netdev(ndev, RDMA_DRIVER_RXE);
+	KUNIT_EXPECT_PTR_EQ(test, found, &td->ibdev);
+	if (found)
+		ib_device_put(found);
+	KUNIT_EXPECT_EQ(test, refcount_read(&td->ibdev.refcount), 1);
+	KUNIT_EXPECT_NULL(test, ib_device_get_by_netdev(ndev, RDMA_DRIVER_SIW));
+	KUNIT_EXPECT_NULL(test, ib_device_get_by_netdev(other,
+							RDMA_DRIVER_UNKNOWN));
+	tdev_unregister(td);
+	KUNIT_EXPECT_NULL(test, ib_device_get_by_netdev(ndev,
+							RDMA_DRIVER_UNKNOWN));
+	tdev_destroy(td);
+	free_netdev(ndev);
+	free_netdev(other);
+}
+
+static void netdev_references(struct kunit *test)
+{
+	struct net_device *ndev = tk_netdev(test);
+	struct tdev_params p = { .name = "ktnr%d", .ports = 2,
+				 .link_layer = IB_LINK_LAYER_ETHERNET };
+	struct tdev *td = tk_dev(test, &p);
+	int base = netdev_refcnt_read(ndev);
+
+	KUNIT_EXPECT_EQ(test, ib_device_set_netdev(&td->ibdev, ndev, 0),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, ib_device_set_netdev(&td->ibdev, ndev, 3),
+			-EINVAL);
+	KUNIT_ASSERT_EQ(test, ib_device_set_netdev(&td->ibdev, ndev, 1), 0);
+	KUNIT_ASSERT_EQ(test, ib_device_set_netdev(&td->ibdev, ndev, 2), 0);
+	/* Setting the same netdev again takes no second reference. */
+	KUNIT_ASSERT_EQ(test, ib_device_set_netdev(&td->ibdev, ndev, 2), 0);
+	KUNIT_EXPECT_GT(test, netdev_refcnt_read(ndev), base);
+	tdev_unregister(td);
+	KUNIT_EXPECT_EQ(test, netdev_refcnt_read(ndev), base);
+	tdev_destroy(td);
+	free_netdev(ndev);
+}
+
+static void netdev_released_when_never_registered(struct kunit *test)
+{
+	struct net_device *ndev = tk_netdev(test);
+	struct tdev_params p = { .ndev = ndev,
+				 .link_layer = IB_LINK_LAYER_ETHERNET };
+	int base = netdev_refcnt_read(ndev);
+	struct tdev *td = tk_new_dev(test, &p);
+
+	KUNIT_EXPECT_GT(test, netdev_refcnt_read(ndev), base);
+	tdev_destroy(td);
+	KUNIT_EXPECT_EQ(test, netdev_refcnt_read(ndev), base);
+	free_netdev(ndev);
+}
+
+static struct kunit_case netdev_cases[] = {
+	KUNIT_CASE(netdev_lookup),
+	KUNIT_CASE(netdev_references),
+	KUNIT_CASE(netdev_released_when_never_registered),
+	{}
+};
+
+static struct kunit_suite netdev_suite = {
+	.name = "rdma_core_netdev",
+	.test_cases = netdev_cases,
+};
+
+kunit_test_suites(&netdev_suite);
