@@ -11,9 +11,10 @@
  * used by one owner, who serialises create, modify and destroy.
  */
 #include "abi/ib_core/verbs.h"
+#include "netdev/internal.h"
 #include "verbs/internal.h"
 
-/* See verbs_priv.h. */
+/* See verbs/internal.h. */
 int ah_sgid_attr_fill(struct ib_device *dev, struct rdma_ah_attr *attr,
 			 const struct ib_gid_attr **taken)
 {
@@ -46,7 +47,7 @@ int ah_sgid_attr_fill(struct ib_device *dev, struct rdma_ah_attr *attr,
 	return 0;
 }
 
-/* See verbs_priv.h. */
+/* See verbs/internal.h. */
 void ah_sgid_attr_unfill(struct rdma_ah_attr *attr,
 			    const struct ib_gid_attr *taken)
 {
@@ -56,7 +57,7 @@ void ah_sgid_attr_unfill(struct rdma_ah_attr *attr,
 	attr->grh.sgid_attr = NULL;
 }
 
-/* See verbs_priv.h. */
+/* See verbs/internal.h. */
 const struct ib_gid_attr *ah_sgid_attr_swap(const struct rdma_ah_attr *attr,
 					       const struct ib_gid_attr *cur)
 {
@@ -71,19 +72,13 @@ const struct ib_gid_attr *ah_sgid_attr_swap(const struct rdma_ah_attr *attr,
 	return next;
 }
 
-/**
- * rdma_create_ah() - create an address handle
- * @pd: the protection domain of the AH
- * @ah_attr: the address vector; if it has a GRH without a source GID
- *	attribute, the entry at grh.sgid_index is used
- * @flags: RDMA_CREATE_AH_SLEEPABLE if the caller may sleep
- *
- * Return: the AH, or an ERR_PTR(): -EOPNOTSUPP if the device has no
- * address handles, -EINVAL for a bad address vector, -ENOMEM, or the
- * driver's error.
+/*
+ * Create an AH for rdma_create_ah() and rdma_create_user_ah(): a user's
+ * (@udata set) RoCE vector gets its destination MAC resolved here, a
+ * kernel caller's comes resolved (as rdma_cm's do).
  */
-struct ib_ah *rdma_create_ah(struct ib_pd *pd, struct rdma_ah_attr *ah_attr,
-			     u32 flags)
+static struct ib_ah *ah_create(struct ib_pd *pd, struct rdma_ah_attr *ah_attr,
+			       u32 flags, struct ib_udata *udata)
 {
 	struct ib_device *dev = pd->device;
 	bool sleepable = flags & RDMA_CREATE_AH_SLEEPABLE;
@@ -99,6 +94,11 @@ struct ib_ah *rdma_create_ah(struct ib_pd *pd, struct rdma_ah_attr *ah_attr,
 	ret = ah_sgid_attr_fill(dev, ah_attr, &taken);
 	if (ret)
 		return ERR_PTR(ret);
+	if (udata && ah_attr->type == RDMA_AH_ATTR_TYPE_ROCE) {
+		ret = roce_resolve_dmac(ah_attr);
+		if (ret)
+			goto out;
+	}
 
 	ah = rdma_zalloc_drv_obj_gfp(dev, ib_ah,
 				     sleepable ? GFP_KERNEL : GFP_ATOMIC);
@@ -111,7 +111,7 @@ struct ib_ah *rdma_create_ah(struct ib_pd *pd, struct rdma_ah_attr *ah_attr,
 	ah->type = ah_attr->type;
 	ah->sgid_attr = ah_sgid_attr_swap(ah_attr, NULL);
 
-	ret = dev->ops.create_ah(ah, &init, NULL);
+	ret = dev->ops.create_ah(ah, &init, udata);
 	if (ret) {
 		if (ah->sgid_attr)
 			rdma_put_gid_attr(ah->sgid_attr);
@@ -123,7 +123,45 @@ out:
 	ah_sgid_attr_unfill(ah_attr, taken);
 	return ret ? ERR_PTR(ret) : ah;
 }
+
+/**
+ * rdma_create_ah() - create an address handle
+ * @pd: the protection domain of the AH
+ * @ah_attr: the address vector; if it has a GRH without a source GID
+ *	attribute, the entry at grh.sgid_index is used; a RoCE vector comes
+ *	with its destination MAC
+ * @flags: RDMA_CREATE_AH_SLEEPABLE if the caller may sleep
+ *
+ * Return: the AH, or an ERR_PTR(): -EOPNOTSUPP if the device has no
+ * address handles, -EINVAL for a bad address vector, -ENOMEM, or the
+ * driver's error.
+ */
+struct ib_ah *rdma_create_ah(struct ib_pd *pd, struct rdma_ah_attr *ah_attr,
+			     u32 flags)
+{
+	return ah_create(pd, ah_attr, flags, NULL);
+}
 EXPORT_SYMBOL(rdma_create_ah);
+
+/**
+ * rdma_create_user_ah() - create an address handle for userspace
+ * @pd: the protection domain of the AH
+ * @ah_attr: the address vector, as for rdma_create_ah(); the destination
+ *	MAC of a RoCE vector is resolved from its destination GID
+ * @udata: the user's driver data
+ *
+ * Sleeps.
+ *
+ * Return: the AH, or an ERR_PTR() as for rdma_create_ah(), or the error
+ * of resolving a RoCE destination (-EHOSTUNREACH, -ENODEV).
+ */
+struct ib_ah *rdma_create_user_ah(struct ib_pd *pd,
+				  struct rdma_ah_attr *ah_attr,
+				  struct ib_udata *udata)
+{
+	return ah_create(pd, ah_attr, RDMA_CREATE_AH_SLEEPABLE, udata);
+}
+EXPORT_SYMBOL(rdma_create_user_ah);
 
 /**
  * rdma_destroy_ah_user() - destroy an address handle
@@ -317,6 +355,34 @@ static enum rdma_network_type wc_net_type(struct ib_device *dev, u32 port,
 	return RDMA_NETWORK_IPV6;
 }
 
+/*
+ * The port's GID entry a RoCE packet was sent to: @dgid of @type on the
+ * netdev the packet arrived through, which the completion's VLAN names (a
+ * VLAN device, or the port's own netdev without one).  Held.
+ */
+static const struct ib_gid_attr *
+wc_roce_sgid_attr(struct ib_device *dev, u32 port, const struct ib_wc *wc,
+		  const union ib_gid *dgid, enum ib_gid_type type)
+{
+	u16 want = wc->wc_flags & IB_WC_WITH_VLAN ? wc->vlan_id : 0xffff;
+	int i, len = dev->port_data[port].immutable.gid_tbl_len;
+	const struct ib_gid_attr *attr;
+	u16 vlan;
+
+	for (i = 0; i < len; i++) {
+		attr = rdma_get_gid_attr(dev, port, i);
+		if (IS_ERR(attr))
+			continue;
+		if (attr->gid_type == type &&
+		    !memcmp(&attr->gid, dgid, sizeof(*dgid)) &&
+		    !rdma_read_gid_l2_fields(attr, &vlan, NULL) &&
+		    vlan == want)
+			return attr;
+		rdma_put_gid_attr(attr);
+	}
+	return ERR_PTR(-ENOENT);
+}
+
 /**
  * ib_init_ah_attr_from_wc() - build the address vector of a reply
  * @device: the device the message arrived on
@@ -329,9 +395,14 @@ static enum rdma_network_type wc_net_type(struct ib_device *dev, u32 port,
  * On success @ah_attr holds a reference on its source GID attribute when
  * it has a GRH: release it with rdma_destroy_ah_attr().
  *
+ * On a RoCE port, the source GID is the entry of the packet's destination
+ * GID on the netdev the packet came through (its VLAN), and the vector's
+ * destination MAC is resolved: this sleeps.
+ *
  * Return: 0, -EINVAL for a bad port or network type, -EPROTOTYPE for a
- * RoCE completion without a network header, or the GID lookup's error
- * when the destination GID of the packet is not one of the port's.
+ * RoCE completion without a network header, the GID lookup's error when
+ * the destination GID of the packet is not one of the port's, or the
+ * error of resolving a RoCE destination.
  */
 int ib_init_ah_attr_from_wc(struct ib_device *device, u32 port_num,
 			    const struct ib_wc *wc, const struct ib_grh *grh,
@@ -365,9 +436,13 @@ int ib_init_ah_attr_from_wc(struct ib_device *device, u32 port_num,
 		return ret;
 
 	/* Our source GID is the one the packet was sent to */
-	gattr = rdma_find_gid_by_port(device, &dgid,
-				      ib_network_to_gid_type(net), port_num,
-				      NULL);
+	if (ah_attr->type == RDMA_AH_ATTR_TYPE_ROCE)
+		gattr = wc_roce_sgid_attr(device, port_num, wc, &dgid,
+					  ib_network_to_gid_type(net));
+	else
+		gattr = rdma_find_gid_by_port(device, &dgid,
+					      ib_network_to_gid_type(net),
+					      port_num, NULL);
 	if (IS_ERR(gattr))
 		return PTR_ERR(gattr);
 
@@ -379,7 +454,13 @@ int ib_init_ah_attr_from_wc(struct ib_device *device, u32 port_num,
 	ah_attr->grh.hop_limit = 0xff;
 	ah_attr->grh.sgid_index = gattr->index;
 	ah_attr->grh.sgid_attr = gattr;
-	return 0;
+	if (ah_attr->type != RDMA_AH_ATTR_TYPE_ROCE)
+		return 0;
+	/* Back to the sender: where the packet came from on the wire. */
+	ret = roce_resolve_dmac(ah_attr);
+	if (ret)
+		rdma_destroy_ah_attr(ah_attr);
+	return ret;
 }
 EXPORT_SYMBOL(ib_init_ah_attr_from_wc);
 

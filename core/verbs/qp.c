@@ -14,6 +14,7 @@
  */
 #include "abi/ib_core/verbs.h"
 #include "datapath/internal.h"
+#include "netdev/internal.h"
 #include "verbs/internal.h"
 
 /*
@@ -178,7 +179,20 @@ static void qp_mask_psns(struct ib_qp *qp, struct ib_qp_attr *attr, int mask)
 	}
 }
 
-static int qp_modify(struct ib_qp *qp, struct ib_qp_attr *attr, int mask)
+/* QPs that talk to one peer, whose RoCE path needs its MAC. */
+static bool qp_is_connected(const struct ib_qp *qp)
+{
+	return qp->qp_type == IB_QPT_RC || qp->qp_type == IB_QPT_UC ||
+	       qp->qp_type == IB_QPT_XRC_INI || qp->qp_type == IB_QPT_XRC_TGT;
+}
+
+/*
+ * Modify for ib_modify_qp() and ib_modify_qp_with_udata(): a user's
+ * (@udata set) RoCE path of a connected QP gets its destination MAC
+ * resolved here; a kernel caller's comes resolved.
+ */
+static int qp_modify(struct ib_qp *qp, struct ib_qp_attr *attr, int mask,
+		     struct ib_udata *udata)
 {
 	struct ib_device *dev = qp->device;
 	const struct ib_gid_attr *av_taken = NULL, *alt_taken = NULL;
@@ -195,6 +209,12 @@ static int qp_modify(struct ib_qp *qp, struct ib_qp_attr *attr, int mask)
 		ret = ah_sgid_attr_fill(dev, &attr->ah_attr, &av_taken);
 		if (ret)
 			return ret;
+		if (udata && attr->ah_attr.type == RDMA_AH_ATTR_TYPE_ROCE &&
+		    qp_is_connected(qp)) {
+			ret = roce_resolve_dmac(&attr->ah_attr);
+			if (ret)
+				goto out;
+		}
 	}
 	if (mask & IB_QP_ALT_PATH) {
 		u32 alt_port = attr->alt_ah_attr.port_num;
@@ -214,7 +234,7 @@ static int qp_modify(struct ib_qp *qp, struct ib_qp_attr *attr, int mask)
 	if (rdma_is_port_valid(dev, port) && rdma_ib_or_roce(dev, port))
 		qp_mask_psns(qp, attr, mask);
 
-	ret = dev->ops.modify_qp(qp, attr, mask, NULL);
+	ret = dev->ops.modify_qp(qp, attr, mask, udata);
 	if (ret)
 		goto out;
 
@@ -253,9 +273,29 @@ out:
 int ib_modify_qp(struct ib_qp *qp, struct ib_qp_attr *qp_attr,
 		 int qp_attr_mask)
 {
-	return qp_modify(qp->real_qp, qp_attr, qp_attr_mask);
+	return qp_modify(qp->real_qp, qp_attr, qp_attr_mask, NULL);
 }
 EXPORT_SYMBOL(ib_modify_qp);
+
+/**
+ * ib_modify_qp_with_udata() - modify a queue pair for userspace
+ * @ib_qp: the QP
+ * @attr: the new attribute values
+ * @attr_mask: which of them to apply
+ * @udata: the user's driver data
+ *
+ * As ib_modify_qp(); the destination MAC of a RoCE path of a connected QP
+ * is resolved from its destination GID.  Sleeps.
+ *
+ * Return: as ib_modify_qp(), or the error of resolving a RoCE destination
+ * (-EHOSTUNREACH, -ENODEV).
+ */
+int ib_modify_qp_with_udata(struct ib_qp *ib_qp, struct ib_qp_attr *attr,
+			    int attr_mask, struct ib_udata *udata)
+{
+	return qp_modify(ib_qp->real_qp, attr, attr_mask, udata);
+}
+EXPORT_SYMBOL(ib_modify_qp_with_udata);
 
 /**
  * ib_query_qp() - read the attributes of a queue pair
