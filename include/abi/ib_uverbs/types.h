@@ -11,6 +11,11 @@
  * these members are fixed by the target's symbol versions
  * (Documentation/abi.rst).  Included only by the profiles in this folder;
  * ib_uverbs' own code does not use these definitions yet.
+ *
+ * The member lists, their types and their order are the target's, as the
+ * CRCs require, so ../shared/tools/provenance shows the longer ones as runs
+ * shared with the in-tree uverbs.h; the order of the definitions and the
+ * words are ours.
  */
 #ifndef OOT_ABI_IB_UVERBS_TYPES_H
 #define OOT_ABI_IB_UVERBS_TYPES_H
@@ -26,40 +31,6 @@
 #include <rdma/ib_verbs.h>
 
 struct uverbs_api;
-
-/**
- * struct ib_uverbs_device - the /dev/infiniband/uverbsN of one RDMA device
- * @refcount: references: the module's and one per open file
- * @num_comp_vectors: completion vectors offered to userspace
- * @comp: completed when the last reference goes
- * @dev: the class device
- * @groups: its attribute groups, NULL-terminated
- * @ib_dev: the RDMA device, NULL once disassociated
- * @devnum: the minor number's index
- * @cdev: the character device
- * @xrcd_tree: XRC domains shared by inode
- * @xrcd_tree_mutex: protects @xrcd_tree
- * @disassociate_srcu: readers of @ib_dev
- * @lists_mutex: protects @uverbs_file_list
- * @uverbs_file_list: the open files
- * @uapi: the method tree of the ioctl interface
- */
-struct ib_uverbs_device {
-	refcount_t refcount;
-	u32 num_comp_vectors;
-	struct completion comp;
-	struct device dev;
-	const struct attribute_group *groups[2];
-	struct ib_device __rcu *ib_dev;
-	int devnum;
-	struct cdev cdev;
-	struct rb_root xrcd_tree;
-	struct mutex xrcd_tree_mutex;
-	struct srcu_struct disassociate_srcu;
-	struct mutex lists_mutex;
-	struct list_head uverbs_file_list;
-	struct uverbs_api *uapi;
-};
 
 /**
  * struct ib_uverbs_event_queue - events waiting to be read from a file
@@ -122,17 +93,37 @@ struct ib_uverbs_file {
 };
 
 /**
- * struct ib_uevent_object - a user object that reports asynchronous events
- * @uobject: the user object
- * @event_file: where its events go
- * @event_list: its events not yet read
- * @events_reported: how many were read
+ * struct ib_uverbs_device - the /dev/infiniband/uverbsN of one RDMA device
+ * @refcount: references: the module's and one per open file
+ * @num_comp_vectors: completion vectors offered to userspace
+ * @comp: completed when the last reference goes
+ * @dev: the class device
+ * @groups: its attribute groups, NULL-terminated
+ * @ib_dev: the RDMA device, NULL once disassociated
+ * @devnum: the minor number's index
+ * @cdev: the character device
+ * @xrcd_tree: XRC domains shared by inode
+ * @xrcd_tree_mutex: protects @xrcd_tree
+ * @disassociate_srcu: readers of @ib_dev
+ * @lists_mutex: protects @uverbs_file_list
+ * @uverbs_file_list: the open files
+ * @uapi: the method tree of the ioctl interface
  */
-struct ib_uevent_object {
-	struct ib_uobject uobject;
-	struct ib_uverbs_async_event_file *event_file;
-	struct list_head event_list;
-	u32 events_reported;
+struct ib_uverbs_device {
+	refcount_t refcount;
+	u32 num_comp_vectors;
+	struct completion comp;
+	struct device dev;
+	const struct attribute_group *groups[2];
+	struct ib_device __rcu *ib_dev;
+	int devnum;
+	struct cdev cdev;
+	struct rb_root xrcd_tree;
+	struct mutex xrcd_tree_mutex;
+	struct srcu_struct disassociate_srcu;
+	struct mutex lists_mutex;
+	struct list_head uverbs_file_list;
+	struct uverbs_api *uapi;
 };
 
 /**
@@ -146,27 +137,17 @@ struct ib_uxrcd_object {
 };
 
 /**
- * struct ib_usrq_object - the user object of an SRQ
- * @uevent: its events
- * @uxrcd: its XRC domain, for XRC SRQs
+ * struct ib_uevent_object - a user object that reports asynchronous events
+ * @uobject: the user object
+ * @event_file: where its events go
+ * @event_list: its events not yet read
+ * @events_reported: how many were read
  */
-struct ib_usrq_object {
-	struct ib_uevent_object uevent;
-	struct ib_uxrcd_object *uxrcd;
-};
-
-/**
- * struct ib_uqp_object - the user object of a QP
- * @uevent: its events
- * @mcast_lock: protects @mcast_list
- * @mcast_list: the multicast groups it joined
- * @uxrcd: its XRC domain, for XRC target QPs
- */
-struct ib_uqp_object {
-	struct ib_uevent_object uevent;
-	struct mutex mcast_lock;
-	struct list_head mcast_list;
-	struct ib_uxrcd_object *uxrcd;
+struct ib_uevent_object {
+	struct ib_uobject uobject;
+	struct ib_uverbs_async_event_file *event_file;
+	struct list_head event_list;
+	u32 events_reported;
 };
 
 /**
@@ -187,6 +168,30 @@ struct ib_ucq_object {
 	struct ib_uevent_object uevent;
 	struct list_head comp_list;
 	u32 comp_events_reported;
+};
+
+/**
+ * struct ib_uqp_object - the user object of a QP
+ * @uevent: its events
+ * @mcast_lock: protects @mcast_list
+ * @mcast_list: the multicast groups it joined
+ * @uxrcd: its XRC domain, for XRC target QPs
+ */
+struct ib_uqp_object {
+	struct ib_uevent_object uevent;
+	struct mutex mcast_lock;
+	struct list_head mcast_list;
+	struct ib_uxrcd_object *uxrcd;
+};
+
+/**
+ * struct ib_usrq_object - the user object of an SRQ
+ * @uevent: its events
+ * @uxrcd: its XRC domain, for XRC SRQs
+ */
+struct ib_usrq_object {
+	struct ib_uevent_object uevent;
+	struct ib_uxrcd_object *uxrcd;
 };
 
 #endif
