@@ -28,7 +28,7 @@ for m in "$@"; do
 	fi
 	lab_unload "$m" || rc=1
 done
-lab_unload rdma_kunit_tdev ib_core || rc=1
+lab_unload rdma_kunit_tdev ib_uverbs ib_core || rc=1
 lsmod | grep -E '^(ib_|rdma)' && { echo "lab: RDMA modules still loaded"; rc=1; }
 
 if [ -w $KL ]; then
