@@ -452,11 +452,10 @@ static void *tv_cursor_skip(struct tv_cursor *c, u32 len)
 
 /* ---- queue pairs ---- */
 
-static struct tv_qp *tv_qp_lookup(struct ib_device *dev, u32 qpn)
+/* All tdevs share one fabric: a QP number names a QP of any of them. */
+static struct tv_qp *tv_qp_lookup(u32 qpn)
 {
-	struct tv_qp *qp = xa_load(&tv_qps, qpn);
-
-	return qp && qp->ibqp.device == dev ? qp : NULL;
+	return xa_load(&tv_qps, qpn);
 }
 
 static void tv_flush_recv(struct tv_qp *qp, const struct tv_recv *r)
@@ -1094,7 +1093,7 @@ static struct tv_qp *tv_peer(struct tv_qp *qp, const struct ib_send_wr *wr)
 
 	qpn = qp->ibqp.qp_type == IB_QPT_UD ? ud_wr(wr)->remote_qpn :
 					      qp->attr.dest_qp_num;
-	peer = tv_qp_lookup(qp->ibqp.device, qpn);
+	peer = tv_qp_lookup(qpn);
 	if (!peer || peer->ibqp.qp_type != qp->ibqp.qp_type)
 		return NULL;
 	s = tv_qp_state(peer);
