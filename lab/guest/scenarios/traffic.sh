@@ -4,8 +4,9 @@
 # With ib_core, rdma_kunit_tdev ndevs=2 (tdev0, tdev1) and rdma_traffic
 # loaded (the scenario loads whichever is missing), it runs every operation
 # from tdev0 to tdev1 and checks the verified data and the report lines,
-# then starts a long run and unloads the driver in the middle of it: the
-# ULP must report the run as aborted and everything must unload.  One line
+# then starts long runs and unloads the ULP, then the driver, in the middle
+# of one: the ULP must report the run as aborted and everything must
+# unload.  One line
 # per check: "PASS traffic/<case>", "FAIL traffic/<case> (why)" or
 # "SKIP traffic/<case> (why)".  Exit status 1 if a check failed.
 #
@@ -149,10 +150,24 @@ result $? run-summary "${end:-no end line}"
 check_format "$OUT/report-full.txt"
 sed 's/^/  | /' "$OUT/report-full.txt"
 
+# ---- the ULP unloads in the middle of a run ----
+long_run() {
+	echo 1000000 >"$P/iters"
+	echo 1099511627776 >"$P/max_bytes"
+	write "$D/pair" "tdev0 tdev1" >/dev/null
+	write "$D/control" "run"
+}
+r1=$(long_run)
+sleep 2
+st=$(state)
+if timeout 120 rmmod rdma_traffic; then r2=OK; else r2=failed; fi
+l=$(dmesg | grep -E 'rdma_traffic: run=[0-9]+ state=aborted' | tail -n 1)
+[ "$r1" = OK ] && [ "$st" = running ] && [ "$r2" = OK ] && [ -n "$l" ]
+result $? unload-mid-run "start: $r1, state after 2 s: $st, rmmod: $r2, end line: ${l:-none}"
+lab_load rdma_traffic || fail load/rdma_traffic "modprobe failed"
+
 # ---- the driver goes away in the middle of a run ----
-echo 1000000 >"$P/iters"
-echo 1099511627776 >"$P/max_bytes"
-r1=$(write "$D/control" "run")
+r1=$(long_run)
 sleep 3
 st=$(state) r2=$(write "$D/control" "run")
 [ "$r1" = OK ] && [ "$st" = running ] && [ "$r2" = EBUSY ]
