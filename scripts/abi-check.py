@@ -3,9 +3,11 @@
 """abi-check: do our exports carry the target kernel's symbol versions?
 
 For every symbol the target's Module.symvers lists for the in-tree RDMA core
-modules, report whether we export it and whether its CRC is equal.  A CRC
-mismatch is named with its reason, read from the .symtypes files the build
-wrote: the types the export reaches that the exporting file saw differently.
+modules (ib_core, ib_uverbs, ib_cm, rdma_cm, ...: all of
+drivers/infiniband/core/), report whether we export it and whether its CRC,
+its export type and the module that exports it are equal.  A CRC mismatch is
+named with its reason, read from the .symtypes files the build wrote: the
+types the export reaches that the exporting file saw differently.
 For each distribution ULP module, report how many of its ib_core (and
 rdma_cm) imports we satisfy.  Exit status 1 on any mismatch.
 """
@@ -20,6 +22,15 @@ import symtypes  # noqa: E402
 
 CORE_MODULES = ('drivers/infiniband/core/',)
 ULPS = ('nvme-rdma', 'nvmet-rdma', 'ib_iser', 'ib_isert', 'rpcrdma')
+# Distribution drivers that import from the core modules we replace
+DRIVERS = ('rdma_rxe',)
+# Modules whose missing imports are listed by name
+LIST_MISSING = ('ib_core', 'ib_uverbs')
+
+
+def modname(path):
+    """The module name of a Module.symvers module path."""
+    return os.path.basename(path)
 
 
 def read_symvers(path):
@@ -76,9 +87,9 @@ def module_imports(path):
     return [line.split()[1] for line in res.stdout.splitlines() if line.strip()]
 
 
-def find_ulps(moddir):
+def find_modules(moddir, names):
     found = {}
-    for name in ULPS:
+    for name in names:
         hits = glob.glob(os.path.join(moddir, '**', name + '.ko*'), recursive=True)
         if hits:
             found[name] = hits[0]
@@ -100,7 +111,8 @@ def main():
 
     rdma = {s: v for s, v in target.items() if v[1].startswith(CORE_MODULES)}
     have = [s for s in rdma if s in ours]
-    equal = [s for s in have if ours[s][0] == rdma[s][0] and ours[s][2] == rdma[s][2]]
+    equal = [s for s in have if ours[s][0] == rdma[s][0] and ours[s][2] == rdma[s][2]
+             and modname(ours[s][1]) == modname(rdma[s][1])]
     bad = sorted(set(have) - set(equal))
     print(f'abi: {len(have)} of {len(rdma)} in-tree RDMA exports implemented, '
           f'{len(equal)} with equal CRC')
@@ -111,34 +123,43 @@ def main():
               f'target {tcrc} {tkind} in {tmod})')
         if kind != tkind:
             print(f'abi:   export type differs: {kind} vs {tkind}')
-        for line in reason(sym, types, ref):
-            print(f'abi:   {line}')
+        if modname(mod) != modname(tmod):
+            print(f'abi:   exported by {modname(mod)}, in-tree by {modname(tmod)}')
+        if crc != tcrc:
+            for line in reason(sym, types, ref):
+                print(f'abi:   {line}')
 
     by_mod = {}
     for sym in equal:
-        by_mod.setdefault(os.path.basename(rdma[sym][1]), []).append(sym)
+        by_mod.setdefault(modname(rdma[sym][1]), []).append(sym)
     for mod in sorted(by_mod):
-        total = sum(1 for v in rdma.values() if os.path.basename(v[1]) == mod)
+        total = sum(1 for v in rdma.values() if modname(v[1]) == mod)
         print(f'abi:   {mod}: {len(by_mod[mod])} of {total} equal')
 
     if args.ulp_modules:
-        ulps = find_ulps(args.ulp_modules)
-        for name in ULPS:
-            if name not in ulps:
-                print(f'abi: ulp {name}: module not found under {args.ulp_modules}')
-                continue
-            imports = [s for s in module_imports(ulps[name]) if s in rdma]
-            parts = []
-            for mod in ('ib_core', 'rdma_cm', 'ib_cm', 'iw_cm', 'ib_uverbs'):
-                want = [s for s in imports if os.path.basename(rdma[s][1]) == mod]
-                if want:
-                    ok = [s for s in want if s in equal]
-                    parts.append(f'{mod} {len(ok)} of {len(want)}')
-                    missing = sorted(set(want) - set(ok))
-                    if missing and mod == 'ib_core':
-                        parts[-1] += ' (missing: ' + ' '.join(missing) + ')'
-            print(f'abi: ulp {name}: ' + ', '.join(parts))
+        for kind, names in (('ulp', ULPS), ('driver', DRIVERS)):
+            report_imports(kind, names, args.ulp_modules, rdma, equal)
     return 1 if bad else 0
+
+
+def report_imports(kind, names, moddir, rdma, equal):
+    """For each module of names, how many of its core imports we satisfy."""
+    found = find_modules(moddir, names)
+    for name in names:
+        if name not in found:
+            print(f'abi: {kind} {name}: module not found under {moddir}')
+            continue
+        imports = [s for s in module_imports(found[name]) if s in rdma]
+        parts = []
+        for mod in ('ib_core', 'rdma_cm', 'ib_cm', 'iw_cm', 'ib_uverbs'):
+            want = [s for s in imports if modname(rdma[s][1]) == mod]
+            if want:
+                ok = [s for s in want if s in equal]
+                parts.append(f'{mod} {len(ok)} of {len(want)}')
+                missing = sorted(set(want) - set(ok))
+                if missing and mod in LIST_MISSING:
+                    parts[-1] += ' (missing: ' + ' '.join(missing) + ')'
+        print(f'abi: {kind} {name}: ' + ', '.join(parts))
 
 
 if __name__ == '__main__':

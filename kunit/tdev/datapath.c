@@ -235,7 +235,7 @@ static struct tv_qp *tv_peer(struct tv_qp *qp, const struct ib_send_wr *wr)
 
 	qpn = qp->ibqp.qp_type == IB_QPT_UD ? ud_wr(wr)->remote_qpn :
 					      qp->attr.dest_qp_num;
-	peer = tv_qp_lookup(qp->ibqp.device, qpn);
+	peer = tv_qp_lookup(qpn);
 	if (!peer || peer->ibqp.qp_type != qp->ibqp.qp_type)
 		return NULL;
 	s = tv_qp_state(peer);

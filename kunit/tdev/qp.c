@@ -83,17 +83,17 @@ static bool tv_rq_take(struct tv_rq *rq, struct tv_recv *out)
 /* ---- queue pairs ---- */
 
 /**
- * tv_qp_lookup - the QP of a device with a QP number
- * @dev: the device
+ * tv_qp_lookup - the QP with a QP number
  * @qpn: the QP number
  *
- * Return: the QP, or NULL if @dev has none with that number.
+ * All tdevs share one fabric: a QP number names a QP of any of them, so
+ * QPs of two devices talk to each other.
+ *
+ * Return: the QP, or NULL.
  */
-struct tv_qp *tv_qp_lookup(struct ib_device *dev, u32 qpn)
+struct tv_qp *tv_qp_lookup(u32 qpn)
 {
-	struct tv_qp *qp = xa_load(&tv_qps, qpn);
-
-	return qp && qp->ibqp.device == dev ? qp : NULL;
+	return xa_load(&tv_qps, qpn);
 }
 
 static void tv_flush_recv(struct tv_qp *qp, const struct tv_recv *r)

@@ -90,7 +90,7 @@ void tv_cq_push(struct ib_cq *ibcq, const struct ib_wc *wc, bool solicited);
 
 /* qp.c */
 extern const struct ib_device_ops tdev_qp_ops;
-struct tv_qp *tv_qp_lookup(struct ib_device *dev, u32 qpn);
+struct tv_qp *tv_qp_lookup(u32 qpn);
 enum ib_qp_state tv_qp_state(struct tv_qp *qp);
 void tv_qp_error(struct tv_qp *qp);
 bool tv_take_recv(struct tv_qp *qp, struct tv_recv *r);

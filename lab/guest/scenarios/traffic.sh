@@ -1,0 +1,212 @@
+#!/bin/sh
+# Scenario "traffic": rdma_traffic between the two test-double devices.
+#
+# With ib_core, rdma_kunit_tdev ndevs=2 (tdev0, tdev1) and rdma_traffic
+# loaded (the scenario loads whichever is missing), it runs every operation
+# from tdev0 to tdev1 and checks the verified data and the report lines,
+# then starts long runs and unloads the ULP, then the driver, in the middle
+# of one: the ULP must report the run as aborted and everything must
+# unload.  One line
+# per check: "PASS traffic/<case>", "FAIL traffic/<case> (why)" or
+# "SKIP traffic/<case> (why)".  Exit status 1 if a check failed.
+#
+#   traffic.sh [TIMEOUT_SEC]    how long a run may take (default 600)
+# shellcheck source=lab/guest/lib.sh
+command -v lab_load >/dev/null || . /lab/guest-lib.sh
+TIMEOUT=${1:-600}
+D=/sys/kernel/debug/rdma_traffic
+P=/sys/module/rdma_traffic/parameters
+KL=/sys/kernel/debug/kmemleak
+SIZES="1 4 16 64 256 1024 4096 16384 65536 262144 1048576"
+OUT=${LAB_OUT:-/tmp}/traffic
+mkdir -p "$OUT"
+rc=0
+
+pass() { echo "PASS traffic/$1"; }
+fail() { echo "FAIL traffic/$1 ($2)"; rc=1; }
+skip() { echo "SKIP traffic/$1 ($2)"; }
+check() { # check CASE WHY COMMAND...: PASS if COMMAND succeeds
+	_c=$1 _w=$2
+	shift 2
+	if "$@"; then pass "$_c"; else fail "$_c" "$_w"; fi
+}
+
+# TESTS; result $? CASE WHY: PASS if the tests before held
+result() { if [ "$1" -eq 0 ]; then pass "$2"; else fail "$2" "$3"; fi; }
+
+# write FILE TEXT: write TEXT to FILE; prints the errno's name or OK
+write() {
+	python3 -c 'import errno, os, sys
+try:
+    fd = os.open(sys.argv[1], os.O_WRONLY)
+    os.write(fd, sys.argv[2].encode())
+    print("OK")
+except OSError as e:
+    print(errno.errorcode[e.errno])' "$1" "$2"
+}
+
+state() { sed -n 's/.* state=\([a-z]*\).*/\1/p' "$D/status"; }
+
+# wait_end: waits until the run is no longer running; prints its state
+wait_end() {
+	_t=0
+	while [ "$(state)" = running ] && [ $_t -lt $((TIMEOUT * 5)) ]; do
+		sleep 0.2
+		_t=$((_t + 1))
+	done
+	state
+}
+
+# field LINE KEY: the value of KEY= in LINE
+field() { echo "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
+
+# The lines of report file $1 for operation $2, one per size.
+op_lines() { grep " op=$2 " "$1"; }
+
+# check_op REPORT OP: every size ran, no errors, figures consistent.
+check_op() {
+	_n=0 _bad=
+	for s in $SIZES; do
+		l=$(op_lines "$1" "$2" | grep " size=$s ")
+		[ -n "$l" ] || { _bad="no line for size $s"; break; }
+		ops=$(field "$l" ops) bytes=$(field "$l" bytes)
+		if [ "$(field "$l" status)" != ok ] || [ "$(field "$l" errors)" != 0 ]; then
+			_bad="size $s: $(field "$l" status), errors=$(field "$l" errors)"
+			break
+		fi
+		if [ "$ops" -le 0 ] || [ "$bytes" -ne $((ops * s)) ] ||
+		   [ "$(field "$l" ns)" -le 0 ] || [ "$(field "$l" ops_per_s)" -le 0 ]; then
+			_bad="size $s: inconsistent figures: $l"
+			break
+		fi
+		_n=$((_n + 1))
+	done
+	if [ -z "$_bad" ]; then
+		pass "$2 ($_n sizes verified)"
+	else
+		fail "$2" "$_bad"
+	fi
+}
+
+# check_atomic REPORT OP: ran clean, or skipped for want of atomic support.
+check_atomic() {
+	l=$(op_lines "$1" "$2")
+	case "$(field "$l" status)" in
+	ok) check "$2" "errors=$(field "$l" errors)" [ "$(field "$l" errors)" = 0 ] ;;
+	skipped) skip "$2" "$(field "$l" reason)" ;;
+	*) fail "$2" "${l:-no line}" ;;
+	esac
+}
+
+# Every line is "key=value" fields; the kernel log has the same lines.
+check_format() {
+	_bad=$(grep -cvE '^([a-z_]+=[^ =]+)( [a-z_]+=[^ =]+)*$' "$1")
+	check report-format "$_bad malformed lines" [ "$_bad" -eq 0 ]
+	_missing=0
+	while IFS= read -r l; do
+		dmesg | grep -qF "rdma_traffic: $l" || _missing=$((_missing + 1))
+	done <"$1"
+	check kernel-log "$_missing report lines not in the kernel log" \
+		[ "$_missing" -eq 0 ]
+}
+
+# ---- setup ----
+[ -w "$KL" ] && echo clear >"$KL"
+for m in ib_core "rdma_kunit_tdev ndevs=2" rdma_traffic; do
+	# shellcheck disable=SC2086
+	[ -d "/sys/module/${m%% *}" ] || lab_load $m || fail "load/${m%% *}" "modprobe failed"
+done
+[ -e /sys/class/infiniband/tdev0 ] && [ -e /sys/class/infiniband/tdev1 ]
+result $? devices "tdev0 and tdev1 expected, have: $(echo /sys/class/infiniband/*)"
+[ -w "$D/pair" ] && [ -w "$D/control" ] && [ -r "$D/status" ] && [ -r "$D/report" ]
+result $? debugfs "missing files in $D"
+
+# ---- bad input ----
+r1=$(write "$D/control" "fly") r2=$(write "$D/pair" "tdev0")
+[ "$r1" = EINVAL ] && [ "$r2" = EINVAL ]
+result $? bad-input "control fly: $r1, pair with one name: $r2"
+write "$D/pair" "tdev0 nosuchdev" >/dev/null
+r1=$(write "$D/control" "run")
+check missing-device "run on a missing device: $r1" [ "$r1" = ENODEV ]
+
+# ---- a full run ----
+r1=$(write "$D/pair" "tdev0 tdev1")
+[ "$r1" = OK ] && [ "$(cat "$D/pair")" = "tdev0 tdev1" ]
+result $? pair "pair: $r1, reads back: $(cat "$D/pair")"
+r1=$(write "$D/control" "run")
+st=$(wait_end)
+cp "$D/report" "$OUT/report-full.txt"
+[ "$r1" = OK ] && [ "$st" = "done" ]
+result $? run "start: $r1, state: $st"
+for op in send write read; do
+	check_op "$OUT/report-full.txt" $op
+done
+for op in fetch_add cmp_swap; do
+	check_atomic "$OUT/report-full.txt" $op
+done
+end=$(grep ' state=done ' "$OUT/report-full.txt")
+[ -n "$end" ] && [ "$(field "$end" errors)" = 0 ]
+result $? run-summary "${end:-no end line}"
+check_format "$OUT/report-full.txt"
+sed 's/^/  | /' "$OUT/report-full.txt"
+
+# ---- the ULP unloads in the middle of a run ----
+long_run() {
+	echo 1000000 >"$P/iters"
+	echo 1099511627776 >"$P/max_bytes"
+	write "$D/pair" "tdev0 tdev1" >/dev/null
+	write "$D/control" "run"
+}
+r1=$(long_run)
+sleep 2
+st=$(state)
+if timeout 120 rmmod rdma_traffic; then r2=OK; else r2=failed; fi
+l=$(dmesg | grep -E 'rdma_traffic: run=[0-9]+ state=aborted' | tail -n 1)
+[ "$r1" = OK ] && [ "$st" = running ] && [ "$r2" = OK ] && [ -n "$l" ]
+result $? unload-mid-run "start: $r1, state after 2 s: $st, rmmod: $r2, end line: ${l:-none}"
+lab_load rdma_traffic || fail load/rdma_traffic "modprobe failed"
+
+# ---- the driver goes away in the middle of a run ----
+r1=$(long_run)
+sleep 3
+st=$(state) r2=$(write "$D/control" "run")
+[ "$r1" = OK ] && [ "$st" = running ] && [ "$r2" = EBUSY ]
+result $? busy "first start: $r1, state after 3 s: $st, second start: $r2"
+t0=$(cut -d' ' -f1 /proc/uptime)
+if timeout 120 rmmod rdma_kunit_tdev; then
+	pass "remove-driver (rmmod took $(awk -v t0="$t0" '{ print $1 - t0 }' /proc/uptime)s)"
+else
+	fail remove-driver "rmmod rdma_kunit_tdev failed or hung"
+fi
+cp "$D/report" "$OUT/report-abort.txt"
+st=$(state)
+end=$(grep ' state=aborted ' "$OUT/report-abort.txt")
+[ "$st" = aborted ] && [ "$(field "$end" reason)" = removed:tdev0 ]
+result $? abort "state $st, end line: ${end:-none}"
+l=$(grep ' status=aborted' "$OUT/report-abort.txt")
+check abort-figures "${l:-no line of the interrupted operation}" [ -n "$l" ]
+sed 's/^/  | /' "$OUT/report-abort.txt"
+r1=$(write "$D/control" "run")
+check no-device-after "run without devices: $r1" [ "$r1" = ENODEV ]
+
+# ---- everything unloads ----
+for m in rdma_traffic ib_core; do
+	if timeout 60 rmmod $m; then pass "unload/$m"; else fail "unload/$m" "rmmod failed"; fi
+done
+left=$(lsmod | awk 'NR > 1 && $1 ~ /^(ib_|rdma|iw_)/ { print $1 }' | tr '\n' ' ')
+check unload/none-left "$left" [ -z "$left" ]
+
+# ---- the kernel's reports ----
+n=$(dmesg | grep -cE 'WARNING:|BUG:|KASAN|general protection|possible circular|INFO: task .* blocked')
+check kernel-reports "$n report lines in dmesg" [ "$n" -eq 0 ]
+if [ -w "$KL" ]; then
+	echo scan >"$KL"
+	sleep 5
+	echo scan >"$KL"
+	cat "$KL" >"$OUT/kmemleak.txt"
+	n=$(grep -c '^unreferenced object' "$OUT/kmemleak.txt")
+	check kmemleak "$n unreferenced objects (see $OUT/kmemleak.txt)" [ "$n" -eq 0 ]
+else
+	skip kmemleak "no kmemleak in this kernel"
+fi
+exit $rc
