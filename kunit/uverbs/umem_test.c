@@ -32,7 +32,7 @@
 #include <rdma/ib_umem.h>
 #include <rdma/iter.h>
 
-#include "../tdev.h"
+#include "tdev.h"
 
 #define UT_MAX_MAPS	4
 #define UT_MAX_UMEMS	4
