@@ -31,13 +31,27 @@ gid_of() {
 no_gid_of() { ! gid_of "$@" >/dev/null; }
 port_state() { grep -q "$2" "$IB/$1/ports/1/state"; }
 
-# traffic A B [ARGS]: run the traffic ULP between devices A and B; its
-# report goes to the log.  Status 0 when every operation verified.
+# The traffic ULP (ulp/traffic): a run between two devices, its state and
+# its report.
+tstate() { sed -n 's/.* state=\([a-z]*\).*/\1/p' $DBG/status; }
+twait() {
+	_t=0
+	while [ "$(tstate)" = running ] && [ $_t -lt 3000 ]; do
+		sleep 0.2
+		_t=$((_t + 1))
+	done
+	tstate
+}
+tstart() {	# A B: start a run
+	echo "$1 $2" >$DBG/pair && echo run >$DBG/control
+}
+# traffic A B: a whole run; its report to the log; status 0 when it ended
+# "done" with every transfer verified.
 traffic() {
-	echo "$1 $2" >$DBG/pair || return 1
-	echo "run ${3:-}" >$DBG/control || return 1
-	cat $DBG/results
-	! grep -qE 'errors=[1-9]|status=(aborted|failed)' $DBG/results
+	tstart "$1" "$2" || return 1
+	_st=$(twait)
+	sed 's/^/    /' $DBG/report
+	[ "$_st" = done ] && ! grep -q 'errors=[1-9]' $DBG/report
 }
 
 setup() {
@@ -117,24 +131,28 @@ bad_links() {
 	[ ! -e "$IB/bad0" ] && pass bad/no-device-left || fail bad/no-device-left
 }
 
+# A long run, and ACTION taken while it runs: the ULP must report "aborted".
+traffic_cut() {	# NAME ACTION...
+	_n=$1
+	shift
+	_iters=$(cat /sys/module/rdma_traffic/parameters/iters)
+	echo 1000000 >/sys/module/rdma_traffic/parameters/iters
+	tstart rxe0 rxe1 || { fail "$_n" "run did not start"; return; }
+	sleep 3
+	"$@"
+	_st=$(twait)
+	echo "$_iters" >/sys/module/rdma_traffic/parameters/iters
+	sed 's/^/    /' $DBG/status
+	[ "$_st" = aborted ] && pass "$_n" || fail "$_n" "state $_st, not aborted"
+}
+
 run_traffic() {
 	check traffic/all-ops traffic rxe0 rxe1
-	# A device taken away under traffic: the ULP must see it and stop.
-	(sleep 3; rdma link delete rxe1) &
-	traffic rxe0 rxe1 "loops=1000000" >/tmp/t.out 2>&1
-	wait
-	sed 's/^/    /' /tmp/t.out
-	grep -q 'status=aborted' /tmp/t.out && pass traffic/link-delete-aborts ||
-		fail traffic/link-delete-aborts "no abort reported"
-	[ ! -e "$IB/rxe1" ] && pass traffic/link-deleted || fail traffic/link-deleted
+	traffic_cut traffic/link-delete-aborts rdma link delete rxe1
+	lab_wait_for 30 test ! -e "$IB/rxe1" && pass traffic/link-deleted ||
+		fail traffic/link-deleted "rxe1 still there"
 	check traffic/re-add rdma link add rxe1 type rxe netdev veth1
-	# The netdev taken away under traffic.
-	(sleep 3; ip link del veth1) &
-	traffic rxe0 rxe1 "loops=1000000" >/tmp/t.out 2>&1
-	wait
-	sed 's/^/    /' /tmp/t.out
-	grep -q 'status=aborted' /tmp/t.out && pass traffic/netdev-delete-aborts ||
-		fail traffic/netdev-delete-aborts "no abort reported"
+	traffic_cut traffic/netdev-delete-aborts ip link del veth1
 	lab_wait_for 30 test ! -e "$IB/rxe1" && pass traffic/netdev-deleted-device-gone ||
 		fail traffic/netdev-deleted-device-gone "rxe1 still there"
 }
