@@ -9,6 +9,7 @@
  * and destroy; posting receives does not touch anything here.
  */
 #include "abi/ib_core/verbs.h"
+#include "core/restrack.h"
 
 static void srq_take_refs(struct ib_srq *srq)
 {
@@ -73,12 +74,16 @@ struct ib_srq *ib_create_srq_user(struct ib_pd *pd,
 	if (type == IB_SRQT_XRC)
 		srq->ext.xrc.xrcd = srq_init_attr->ext.xrc.xrcd;
 
+	rdma_restrack_new(&srq->res, RDMA_RESTRACK_SRQ);
+	rdma_restrack_parent_name(&srq->res, &pd->res);
 	ret = dev->ops.create_srq(srq, srq_init_attr, udata);
 	if (ret) {
+		rdma_restrack_put(&srq->res);
 		kfree(srq);
 		return ERR_PTR(ret);
 	}
 	srq_take_refs(srq);
+	rdma_restrack_add(&srq->res);
 	return srq;
 }
 EXPORT_SYMBOL(ib_create_srq_user);
@@ -132,9 +137,13 @@ int ib_destroy_srq_user(struct ib_srq *srq, struct ib_udata *udata)
 	if (atomic_read(&srq->usecnt))
 		return -EBUSY;
 
+	rdma_restrack_begin_del(&srq->res);
 	ret = srq->device->ops.destroy_srq(srq, udata);
-	if (ret)
+	if (ret) {
+		rdma_restrack_abort_del(&srq->res);
 		return ret;
+	}
+	rdma_restrack_commit_del(&srq->res);
 
 	srq_drop_refs(srq);
 	kfree(srq);
