@@ -55,3 +55,38 @@ lab_unload() {
 lab_kmsg() {
 	echo "lab: $*" >/dev/kmsg
 }
+
+# lab_pass NAME / lab_fail NAME [WHY]: one result line.
+lab_pass() { echo "PASS $1"; }
+lab_fail() { echo "FAIL $1${2:+ ($2)}"; }
+
+# lab_check NAME CMD...: run CMD (its output to the log, indented), one
+# result line for its exit status, which it returns.
+lab_check() {
+	_n=$1
+	shift
+	"$@" >/tmp/lab-check.out 2>&1
+	_st=$?
+	sed 's/^/    /' /tmp/lab-check.out
+	if [ $_st -eq 0 ]; then lab_pass "$_n"; else lab_fail "$_n" "exit $_st: $*"; fi
+	return $_st
+}
+
+# The RDMA modules still loaded (ours or any), on stdout; status 0 if any.
+lab_rdma_left() {
+	_left=$(awk '$1 ~ /^(ib_|rdma|iw_)/ { print $1 }' /proc/modules | tr '\n' ' ')
+	[ -n "$_left" ] || return 1
+	echo "$_left"
+}
+
+# lab_unload_all: remove every RDMA module, users before what they use.
+lab_unload_all() {
+	_tries=0
+	while _left=$(lab_rdma_left) && [ $_tries -lt 10 ]; do
+		for _m in $_left; do
+			rmmod "$_m" 2>/dev/null
+		done
+		_tries=$((_tries + 1))
+	done
+	! lab_rdma_left >/dev/null
+}

@@ -14,10 +14,12 @@
 # 4. sparse, make C=2, for both (sparse/*: warnings in our files)
 # 5. make abi-check against the stock kernel and its ULP modules, and against
 #    the test kernel and its in-tree ULP builds (abi-check/stock, abi-check/test)
-# 6. every KUnit suite module in the test-kernel VM (lab/host/kunit.sh):
-#    kunit/<suite>/<case>, and report/{kasan,lockdep,kmemleak,warn,bug}
-# 7. the stock-kernel VM: insert and remove ib_core, rdma_devwatch,
-#    rdma_kunit_tdev (stock/load/*, stock/unload/*), its kernel log
+# 6. the test-kernel VM (lab/host/suite.sh, one boot): every KUnit suite
+#    module (kunit/<suite>/<case>), then every scenario of
+#    lab/guest/scenarios (test/<scenario>/<case>), and the kernel log's
+#    reports (test/report/{kasan,lockdep,kmemleak,warn,bug})
+# 7. the stock-kernel VM, one boot: insert and remove our modules
+#    (stock/modload/*), every scenario (stock/<scenario>/*), its reports
 #    (stock/report/*)
 #
 # One line per result, then "N passed, N failed[, N skipped]"; exit status 1
@@ -173,41 +175,51 @@ fi
 [ -n "$tk" ] && [ $built_test -eq 1 ] &&
 	abi_check test "$tk/linux" "$tk/linux/Module.symvers" "$tk/modroot/lib/modules/$trel"
 
+# The scenarios that run on a kernel: every lab/guest/scenarios/*.sh, unless
+# its "# lab-kernels:" line names only the other one.
+scenarios_for() {	# test|stock
+	local f k
+	for f in "$GUEST_DIR"/scenarios/*.sh; do
+		[ -f "$f" ] || continue
+		k=$(sed -n 's/^# lab-kernels: *//p' "$f" | head -n1)
+		[ -z "$k" ] || [[ " $k " == *" $1 "* ]] || continue
+		basename "$f" .sh
+	done
+}
+
+# vm_suite NAME RESULT_PREFIX SUITE_ARGS...: one VM boot of lab/host/suite.sh,
+# its result lines counted.
+vm_suite() {
+	local name=$1 prefix=$2
+	shift 2
+	timed "vm-$name-kernel" "$HOST_DIR/suite.sh" --kernel "$name" --out "$LOGS/$name-vm" \
+		--prefix "$prefix" "$@" >"$LOGS/$name-vm.log" 2>&1
+	results_from "$LOGS/$name-vm.log"
+	grep -qE '^(PASS|FAIL) ' "$LOGS/$name-vm.log" ||
+		result FAIL "${prefix}vm" "no result, see $LOGS/$name-vm.log"
+}
+
+# The test kernel: every KUnit suite module and every scenario, one boot.
 if [ -n "$tk" ] && [ $built_test -eq 1 ] && [ $have_rootfs -eq 1 ]; then
 	mapfile -t suites < <(find "$TOP_DIR/build/$trel/kunit" -name '*.ko' \
-		! -name rdma_kunit_tdev.ko -printf '%f\n' | sed 's/\.ko$//' | sort)
-	if [ ${#suites[@]} -eq 0 ]; then
-		result FAIL kunit "no suite module was built"
-	else
-		step "KUnit: ${suites[*]} in the test-kernel VM"
-		timed vm-test-kernel "$HOST_DIR/kunit.sh" --build "$TOP_DIR/build/$trel" --out "$LOGS/kunit-vm" \
-			"${suites[@]}" >"$LOGS/kunit.log" 2>&1
-		results_from "$LOGS/kunit.log"
-		grep -q '^PASS kunit/' "$LOGS/kunit.log" ||
-			grep -q '^FAIL kunit' "$LOGS/kunit.log" ||
-			result FAIL kunit "no result, see $LOGS/kunit.log"
-	fi
+		! -name rdma_kunit_tdev.ko ! -name rdma_kunit_lib.ko -printf '%f\n' |
+		sed 's/\.ko$//' | sort)
+	mapfile -t scen < <(scenarios_for test)
+	[ ${#suites[@]} -gt 0 ] || result FAIL kunit "no suite module was built"
+	step "test-kernel VM: KUnit ${suites[*]}; scenarios ${scen[*]}"
+	vm_suite test test/ --build "$TOP_DIR/build/$trel" --kunit "${suites[@]}" \
+		--scenario "${scen[@]}"
 else
-	result FAIL kunit "no test kernel, test-kernel build or root filesystem"
+	result FAIL test/vm "no test kernel, test-kernel build or root filesystem"
 fi
 
+# The stock kernel: our modules in and out, and every scenario, one boot.
 if [ $built_stock -eq 1 ] && [ $have_rootfs -eq 1 ]; then
-	step "stock kernel VM: insert and remove our modules"
-	timed vm-stock-kernel "$HOST_DIR/vm.sh" --kernel stock --modules "$TOP_DIR/build/$srel" --out "$LOGS/stock-vm" \
-		--timeout 600 --quiet "$GUEST_DIR/plans/modload.sh" >"$LOGS/stock.log" 2>&1
-	vrc=$?
-	o="$LOGS/stock-vm/share/out"
-	if [ -f "$o/status" ]; then
-		results_from "$o/plan.log"
-		python3 "$HOST_DIR/results.py" reports "$o/dmesg.txt" >"$LOGS/stock-reports.txt"
-		results_from "$LOGS/stock-reports.txt" stock/
-		[ $vrc -ne 126 ] || result FAIL stock/ib_core-is-ours
-	else
-		tail -n 20 "$LOGS/stock.log"
-		result FAIL stock/vm "exit $vrc, see $LOGS/stock.log"
-	fi
+	mapfile -t scen < <(scenarios_for stock)
+	step "stock-kernel VM: module load; scenarios ${scen[*]}"
+	vm_suite stock stock/ --build "$TOP_DIR/build/$srel" --modload --scenario "${scen[@]}"
 else
-	result FAIL stock "no stock build or root filesystem"
+	result FAIL stock/vm "no stock build or root filesystem"
 fi
 
 step "done"

@@ -23,7 +23,8 @@
 # (<run>/share, read-write) and runs guest-init.sh from it, which mounts the
 # "mods" share (a hard-linked copy of the kernel's module tree with ours
 # added under updates/ and depmod run on the host) over /lib/modules, runs
-# the plan with guest-lib.sh, saves dmesg and the exit status in
+# the plan (with guest-lib.sh, and lab/guest/scenarios and lab/guest/tools
+# on the share), saves dmesg and the exit status in
 # <run>/share/out/ and powers off (sysrq o; -no-reboot for panics).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -139,6 +140,10 @@ cp "$plan" "$share/plan"
 chmod 755 "$share/plan"
 cp "$GUEST_DIR/init.sh" "$share/guest-init.sh"
 cp "$GUEST_DIR/lib.sh" "$share/guest-lib.sh"
+# What plans run besides themselves: scenarios and their helper programs.
+for d in scenarios tools; do
+	[ -d "$GUEST_DIR/$d" ] && cp -r "$GUEST_DIR/$d" "$share/$d"
+done
 {
 	printf 'exec /lab/plan'
 	for a in "$@"; do

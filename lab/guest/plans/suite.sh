@@ -1,0 +1,115 @@
+#!/bin/sh
+# Guest plan of lab/host/suite.sh: everything one VM boot runs, in order.
+#
+#   plans/suite.sh [--modload] [--kunit MODULE...] [--scenario NAME...]
+#
+# --modload     insert and remove ib_core, rdma_devwatch and the test-double
+#               driver, one result line per step (modload/*)
+# --kunit       load ib_core and the test-double driver, then load and unload
+#               each KUnit suite module (KUnit runs a module's suites when it
+#               loads; the results go to the kernel log), unload them all
+# --scenario    run /lab/scenarios/NAME.sh for each NAME: each prints its own
+#               result lines (PASS/FAIL NAME/<case>) and must leave no RDMA
+#               module loaded
+# Then kmemleak looks for leaks (twice, with a pause).
+. /lab/guest-lib.sh
+KL=/sys/kernel/debug/kmemleak
+rc=0
+modload=0 kunit='' scenarios='' mode=''
+for a in "$@"; do
+	case "$a" in
+	--modload) modload=1 ;;
+	--kunit) mode=kunit ;;
+	--scenario) mode=scenario ;;
+	*)
+		case "$mode" in
+		kunit) kunit="$kunit $a" ;;
+		scenario) scenarios="$scenarios $a" ;;
+		*) echo "lab: plan: unexpected argument $a"; exit 2 ;;
+		esac ;;
+	esac
+done
+
+# Only this run's leaks count: lab/host/results.py drops objects allocated
+# before this point (kmemleak gives each object's allocation jiffies).
+awk '$1 == "jiffies:" { print $2; exit }' /proc/timer_list >"$LAB_OUT/jiffies0"
+
+# Where each module lived, to name module frames in leak reports made
+# after it is gone (lab/host/results.py --modules).
+modmap() { cat /proc/modules >>"$LAB_OUT/modules.txt"; }
+
+# One result line per step of loading and unloading our modules.
+run_modload() {
+	for m in ib_core rdma_devwatch "rdma_kunit_tdev ndevs=2"; do
+		# shellcheck disable=SC2086
+		if lab_load $m; then lab_pass "modload/load/${m%% *}"
+		else lab_fail "modload/load/${m%% *}"; rc=1; fi
+	done
+	modmap
+	echo "lab: devices: $(ls /sys/class/infiniband 2>/dev/null | tr '\n' ' ')"
+	for m in rdma_kunit_tdev rdma_devwatch ib_core; do
+		if [ ! -d "/sys/module/$m" ]; then
+			lab_fail "modload/unload/$m" "not loaded"; rc=1
+		elif rmmod "$m"; then
+			lab_pass "modload/unload/$m"
+		else
+			lab_fail "modload/unload/$m" "rmmod failed"; rc=1
+		fi
+	done
+	if lab_rdma_left; then lab_fail modload/none-left "$(lab_rdma_left)"; rc=1
+	else lab_pass modload/none-left; fi
+}
+
+run_kunit() {
+	lab_load ib_core || { rc=1; return; }
+	lab_load rdma_kunit_tdev || { rc=1; return; }
+	modmap
+	for m in $kunit; do
+		lab_kmsg "suite module $m"
+		if lab_load "$m"; then
+			modmap
+			echo "lab: suite module $m ran"
+		else
+			echo "FAIL kunit/$m (module did not load)"
+			rc=1
+		fi
+		lab_unload "$m" || rc=1
+	done
+	lab_unload_all || rc=1
+}
+
+run_scenario() {
+	_s=$1
+	if [ ! -f "/lab/scenarios/$_s.sh" ]; then
+		lab_fail "$_s" "no scenario /lab/scenarios/$_s.sh"; rc=1; return
+	fi
+	lab_kmsg "scenario $_s"
+	echo "lab: scenario $_s"
+	timeout -k 10 "${LAB_SCENARIO_TIMEOUT:-900}" sh "/lab/scenarios/$_s.sh"
+	_src=$?
+	modmap
+	if [ $_src -eq 124 ] || [ $_src -eq 137 ]; then
+		lab_fail "$_s/timeout" "killed after ${LAB_SCENARIO_TIMEOUT:-900}s"; rc=1
+	fi
+	if lab_rdma_left >/dev/null; then
+		lab_fail "$_s/cleanup" "left loaded: $(lab_rdma_left)"
+		lab_unload_all
+		rc=1
+	fi
+}
+
+[ $modload -eq 0 ] || run_modload
+[ -z "$kunit" ] || run_kunit
+for s in $scenarios; do
+	run_scenario "$s"
+done
+
+if [ -w $KL ]; then
+	echo scan >$KL
+	sleep 5
+	echo scan >$KL
+	cat $KL >"$LAB_OUT/kmemleak.txt"
+else
+	echo "lab: no kmemleak in this kernel"
+fi
+exit $rc
