@@ -115,6 +115,9 @@ static int dev_rename(struct ib_device *device, struct nlattr *attr,
 		NL_SET_ERR_MSG_MOD(extack, "empty device name");
 		return -EINVAL;
 	}
+	/* Its own name: nothing changes, nobody is told. */
+	if (!strcmp(name, dev_name(&device->dev)))
+		return 0;
 	ret = ibdev_index_rename(device, name);
 	if (!ret)
 		ibdev_client_rename_all(device);

@@ -59,7 +59,8 @@ static bool nl_client_ok(unsigned int client)
 void rdma_nl_register(unsigned int index, const struct rdma_nl_cbs cb_table[])
 {
 	if (!nl_client_ok(index) || !cb_table) {
-		pr_err("ib_core: no RDMA netlink client %u\n", index);
+		pr_err("ib_core: RDMA netlink client %u: unknown, or no table\n",
+		       index);
 		return;
 	}
 	/* Only one registration may publish: compare and set. */

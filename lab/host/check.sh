@@ -202,7 +202,8 @@ vm_suite() {
 # The test kernel: every KUnit suite module and every scenario, one boot.
 if [ -n "$tk" ] && [ $built_test -eq 1 ] && [ $have_rootfs -eq 1 ]; then
 	mapfile -t suites < <(find "$TOP_DIR/build/$trel/kunit" -name '*.ko' \
-		! -name rdma_kunit_tdev.ko ! -name rdma_kunit_lib.ko -printf '%f\n' |
+		! -name rdma_kunit_tdev.ko ! -name rdma_kunit_lib.ko \
+		! -name rdma_kunit_tlink.ko -printf '%f\n' |
 		sed 's/\.ko$//' | sort)
 	mapfile -t scen < <(scenarios_for test)
 	[ ${#suites[@]} -gt 0 ] || result FAIL kunit "no suite module was built"
