@@ -57,13 +57,12 @@ static bool res_qp_connected(enum ib_qp_type type)
 static noinline_for_stack int res_fill_qp_state(struct sk_buff *msg,
 						struct ib_qp *qp)
 {
-	struct ib_qp_init_attr init;
 	struct ib_qp_attr attr;
-	int ret;
+	struct ib_qp_init_attr init;
+	int err = ib_query_qp(qp, &attr, 0, &init);
 
-	ret = ib_query_qp(qp, &attr, 0, &init);
-	if (ret)
-		return ret;
+	if (err)
+		return err;
 	if (res_qp_connected(qp->qp_type) &&
 	    (nla_put_u32(msg, RDMA_NLDEV_ATTR_RES_RQPN, attr.dest_qp_num) ||
 	     nla_put_u32(msg, RDMA_NLDEV_ATTR_RES_RQ_PSN, attr.rq_psn)))
@@ -607,13 +606,13 @@ int res_get_dump(struct sk_buff *skb, struct netlink_callback *cb)
 
 /* The names RES_GET reports counts under; the others are not listed. */
 static const char * const res_summary_names[RDMA_RESTRACK_MAX] = {
-	[RDMA_RESTRACK_PD] = "pd",
-	[RDMA_RESTRACK_CQ] = "cq",
 	[RDMA_RESTRACK_QP] = "qp",
-	[RDMA_RESTRACK_CM_ID] = "cm_id",
+	[RDMA_RESTRACK_SRQ] = "srq",
+	[RDMA_RESTRACK_CQ] = "cq",
+	[RDMA_RESTRACK_PD] = "pd",
 	[RDMA_RESTRACK_MR] = "mr",
 	[RDMA_RESTRACK_CTX] = "ctx",
-	[RDMA_RESTRACK_SRQ] = "srq",
+	[RDMA_RESTRACK_CM_ID] = "cm_id",
 };
 
 static int res_summary_entry(struct sk_buff *msg, const char *name, u64 n)

@@ -27,22 +27,23 @@
 static struct ib_device *restrack_device(struct rdma_restrack_entry *res)
 {
 	switch (res->type) {
-	case RDMA_RESTRACK_PD:
-		return container_of(res, struct ib_pd, res)->device;
-	case RDMA_RESTRACK_CQ:
-		return container_of(res, struct ib_cq, res)->device;
 	case RDMA_RESTRACK_QP:
 		return container_of(res, struct ib_qp, res)->device;
-	case RDMA_RESTRACK_CM_ID:
-		return container_of(res, struct restrack_cm_id, res)->id->device;
-	case RDMA_RESTRACK_MR:
-		return container_of(res, struct ib_mr, res)->device;
-	case RDMA_RESTRACK_CTX:
-		return container_of(res, struct ib_ucontext, res)->device;
-	case RDMA_RESTRACK_COUNTER:
-		return container_of(res, struct rdma_counter, res)->device;
 	case RDMA_RESTRACK_SRQ:
 		return container_of(res, struct ib_srq, res)->device;
+	case RDMA_RESTRACK_CQ:
+		return container_of(res, struct ib_cq, res)->device;
+	case RDMA_RESTRACK_PD:
+		return container_of(res, struct ib_pd, res)->device;
+	case RDMA_RESTRACK_MR:
+		return container_of(res, struct ib_mr, res)->device;
+	case RDMA_RESTRACK_COUNTER:
+		return container_of(res, struct rdma_counter, res)->device;
+	case RDMA_RESTRACK_CTX:
+		return container_of(res, struct ib_ucontext, res)->device;
+	case RDMA_RESTRACK_CM_ID:
+		/* The connection manager's ID (include/core/restrack.h). */
+		return container_of(res, struct restrack_cm_id, res)->id->device;
 	default:
 		return NULL;
 	}
@@ -86,6 +87,13 @@ static void restrack_own_task(struct rdma_restrack_entry *res,
 	res->user = true;
 }
 
+/* The object holds (again) the one reference; no reader is waited for. */
+static void restrack_reown(struct rdma_restrack_entry *res)
+{
+	init_completion(&res->comp);
+	kref_init(&res->kref);
+}
+
 /**
  * rdma_restrack_new() - prepare a tracking entry
  * @res: the entry embedded in the object
@@ -97,9 +105,8 @@ static void restrack_own_task(struct rdma_restrack_entry *res,
 void rdma_restrack_new(struct rdma_restrack_entry *res,
 		       enum rdma_restrack_type type)
 {
-	kref_init(&res->kref);
-	init_completion(&res->comp);
 	res->type = type;
+	restrack_reown(res);
 }
 EXPORT_SYMBOL(rdma_restrack_new);
 
@@ -111,11 +118,10 @@ EXPORT_SYMBOL(rdma_restrack_new);
  */
 void rdma_restrack_set_name(struct rdma_restrack_entry *res, const char *caller)
 {
-	if (caller) {
+	if (!caller)
+		restrack_own_task(res, current);
+	else
 		res->kern_name = caller;
-		return;
-	}
-	restrack_own_task(res, current);
 }
 EXPORT_SYMBOL(rdma_restrack_set_name);
 
@@ -127,12 +133,12 @@ EXPORT_SYMBOL(rdma_restrack_set_name);
 void rdma_restrack_parent_name(struct rdma_restrack_entry *dst,
 			       const struct rdma_restrack_entry *parent)
 {
-	if (rdma_is_kernel_res(parent)) {
-		dst->kern_name = parent->kern_name;
+	if (!rdma_is_kernel_res(parent)) {
+		if (parent->task)
+			restrack_own_task(dst, parent->task);
 		return;
 	}
-	if (parent->task)
-		restrack_own_task(dst, parent->task);
+	dst->kern_name = parent->kern_name;
 }
 EXPORT_SYMBOL(rdma_restrack_parent_name);
 
@@ -208,13 +214,6 @@ static void restrack_wait_readers(struct rdma_restrack_entry *res)
 {
 	rdma_restrack_put(res);
 	wait_for_completion(&res->comp);
-}
-
-/* The object takes its reference back after restrack_wait_readers(). */
-static void restrack_reown(struct rdma_restrack_entry *res)
-{
-	reinit_completion(&res->comp);
-	kref_init(&res->kref);
 }
 
 /**
@@ -374,18 +373,19 @@ struct rdma_restrack_entry *rdma_restrack_get_byid(struct ib_device *dev,
 						   enum rdma_restrack_type type,
 						   u32 id)
 {
-	struct rdma_restrack_root *rt;
-	struct rdma_restrack_entry *res;
+	struct rdma_restrack_entry *found;
+	struct xarray *xa;
 
 	if (!restrack_type_ok(type))
 		return ERR_PTR(-EINVAL);
-	rt = &dev->res[type];
-	xa_lock(&rt->xa);
-	res = xa_load(&rt->xa, id);
-	if (!res || !rdma_restrack_get(res))
-		res = ERR_PTR(-ENOENT);
-	xa_unlock(&rt->xa);
-	return res;
+	xa = &dev->res[type].xa;
+	xa_lock(xa);
+	found = xa_load(xa, id);
+	/* An entry whose deletion has begun has no references left. */
+	if (found && !rdma_restrack_get(found))
+		found = NULL;
+	xa_unlock(xa);
+	return found ?: ERR_PTR(-ENOENT);
 }
 EXPORT_SYMBOL(rdma_restrack_get_byid);
 

@@ -82,15 +82,16 @@ int ib_destroy_cq_user(struct ib_cq *cq, struct ib_udata *udata)
 	if (atomic_read(&cq->usecnt))
 		return -EBUSY;
 
+	/* Hidden while the driver destroys it; listed again if it refuses. */
 	rdma_restrack_begin_del(&cq->res);
 	ret = cq->device->ops.destroy_cq(cq, udata);
-	if (ret) {
+	if (!ret) {
+		rdma_restrack_commit_del(&cq->res);
+		kfree(cq);
+	} else {
 		rdma_restrack_abort_del(&cq->res);
-		return ret;
 	}
-	rdma_restrack_commit_del(&cq->res);
-	kfree(cq);
-	return 0;
+	return ret;
 }
 EXPORT_SYMBOL(ib_destroy_cq_user);
 

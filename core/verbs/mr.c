@@ -124,7 +124,7 @@ int ib_dereg_mr_user(struct ib_mr *mr, struct ib_udata *udata)
 	struct ib_dm *dm = mr->dm;
 	int ret;
 
-	/* The driver frees the MR: it is forgotten before, listed again after a failure. */
+	/* The driver frees the MR: forget it first, list it again if it stays. */
 	rdma_restrack_del(&mr->res);
 	ret = mr->device->ops.dereg_mr(mr, udata);
 	if (ret) {

@@ -132,20 +132,20 @@ EXPORT_SYMBOL(ib_query_srq);
  */
 int ib_destroy_srq_user(struct ib_srq *srq, struct ib_udata *udata)
 {
-	int ret;
+	int err;
 
 	if (atomic_read(&srq->usecnt))
 		return -EBUSY;
 
+	/* Hidden while the driver destroys it; listed again if it refuses. */
 	rdma_restrack_begin_del(&srq->res);
-	ret = srq->device->ops.destroy_srq(srq, udata);
-	if (ret) {
+	err = srq->device->ops.destroy_srq(srq, udata);
+	if (err) {
 		rdma_restrack_abort_del(&srq->res);
-		return ret;
+		return err;
 	}
-	rdma_restrack_commit_del(&srq->res);
-
 	srq_drop_refs(srq);
+	rdma_restrack_commit_del(&srq->res);
 	kfree(srq);
 	return 0;
 }

@@ -42,17 +42,22 @@ struct restrack_cm_id {
 	u8 state;
 };
 
+/* Creating: prepare the entry, publish it; its owner is named between. */
 void rdma_restrack_new(struct rdma_restrack_entry *res,
 		       enum rdma_restrack_type type);
+void rdma_restrack_add(struct rdma_restrack_entry *res);
 void rdma_restrack_set_name(struct rdma_restrack_entry *res,
 			    const char *caller);
 void rdma_restrack_parent_name(struct rdma_restrack_entry *dst,
 			       const struct rdma_restrack_entry *parent);
-void rdma_restrack_add(struct rdma_restrack_entry *res);
+
+/* Destroying, at once or around a destroy that may fail. */
 void rdma_restrack_del(struct rdma_restrack_entry *res);
 void rdma_restrack_begin_del(struct rdma_restrack_entry *res);
 void rdma_restrack_commit_del(struct rdma_restrack_entry *res);
 void rdma_restrack_abort_del(struct rdma_restrack_entry *res);
+
+/* Changing an object that readers may be reporting. */
 void rdma_restrack_sync(struct rdma_restrack_entry *res);
 
 #endif
