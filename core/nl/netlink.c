@@ -200,6 +200,7 @@ static int nl_call(const struct rdma_nl_cbs *cb, unsigned int client,
 {
 	struct netlink_dump_control dump = { .dump = cb->dump };
 
+	lockdep_assert_held(&nl_clients[client].sem);
 	if ((cb->flags & RDMA_NL_ADMIN_PERM) &&
 	    !netlink_capable(skb, CAP_NET_ADMIN))
 		return -EPERM;
