@@ -12,7 +12,7 @@ section() { printf '\n==== %s ====\n' "$*"; }
 show() { printf '$ %s\n' "$*"; timeout 30 "$@" 2>&1 | sed 's/^/  /'; }
 failed() { echo "DEMO FAIL: $*"; rc=1; }
 port_attrs() {	# DEV: its port 1 as sysfs shows it
-	for a in state phys_state link_layer rate active_mtu; do
+	for a in state phys_state link_layer rate; do
 		printf '  %-34s %s\n' "$1/ports/1/$a" \
 			"$(cat "$IB/$1/ports/1/$a" 2>/dev/null || echo '(missing)')"
 	done
