@@ -115,6 +115,7 @@ traffic_cut() {	# NAME STATES ACTION...
 
 run_traffic() {
 	check traffic/all-ops lab_traffic rxe0 rxe1
+	rdma statistic show | sed 's/^/    /'
 	traffic_cut traffic/link-delete-aborts aborted rdma link delete rxe1
 	lab_wait_for 30 test ! -e "$IB/rxe1" && pass traffic/link-deleted ||
 		fail traffic/link-deleted "rxe1 still there"
