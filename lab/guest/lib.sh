@@ -20,6 +20,10 @@ lab_is_ours() {
 	return 0
 }
 
+# lab_debug_kernel: this is the test kernel (KASAN, kmemleak, lockdep under
+# TCG), where soft RoCE moves some hundred KB/s: runs size themselves by it.
+lab_debug_kernel() { [ -e /sys/kernel/debug/kmemleak ]; }
+
 # lab_load MOD [PARAM=VALUE...]: modprobe one of our modules and fail loudly
 # if what got loaded is not ours.
 lab_load() {
