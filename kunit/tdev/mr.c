@@ -115,8 +115,7 @@ static bool tv_mr_grants(struct tv_mr *mr, u32 key, u64 addr, u32 len,
 	bool ok;
 
 	spin_lock_irqsave(&mr->lock, flags);
-	ok = mr->key == key &&
-	     !((access & ~IB_ACCESS_LOCAL_WRITE) & ~mr->access) &&
+	ok = mr->key == key && !(access & ~mr->access) &&
 	     (mr->dma || (mr->valid && tv_mr_covers(mr, addr, len)));
 	spin_unlock_irqrestore(&mr->lock, flags);
 	return ok;

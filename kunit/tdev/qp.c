@@ -66,12 +66,14 @@ static void tv_ring_reset(struct tv_ring *r)
 {
 	r->head = 0;
 	r->next = 0;
+	/* Pairs with tv_ring_room(); polling is done with the ring by now */
 	smp_store_release(&r->tail, 0);
 }
 
 /* Slots of @r that are free; under the owner's lock. */
 static u32 tv_ring_room(const struct tv_ring *r, bool freed_when_polled)
 {
+	/* Pairs with tv_ring_retire(): the slots before tail are reusable */
 	u32 used = r->head - (freed_when_polled ? smp_load_acquire(&r->tail) :
 			      r->next);
 
@@ -90,6 +92,7 @@ void tv_ring_retire(struct tv_qp *qp, enum tv_ring_id ring, u32 index)
 {
 	struct tv_ring *r = ring == TV_RING_SQ ? &qp->sq : &qp->rq;
 
+	/* The poller is done with the slots: tv_ring_room() may reuse them */
 	smp_store_release(&r->tail, index + 1);
 }
 
