@@ -40,7 +40,8 @@ struct tv_cqe {
  * @err_event: IB_EVENT_CQ_ERR is owed
  * @owed: incremented each time an event becomes owed
  * @delivered: the value of @owed the engine last delivered up to
- * @mod_count: moderation count set with modify_cq (recorded only)
+ * @mod_count: moderation count set with modify_cq (recorded only, for
+ *	tdev_cq_moderation())
  * @mod_period: moderation period set with modify_cq (recorded only)
  * @sched: how the engine of the CQ's vector delivers what is owed
  */
@@ -324,6 +325,24 @@ static int tv_modify_cq(struct ib_cq *ibcq, u16 count, u16 period)
 	spin_unlock_irqrestore(&cq->lock, flags);
 	return 0;
 }
+
+/**
+ * tdev_cq_moderation - the moderation a CQ of a tdev was given
+ * @ibcq: the CQ
+ * @count: its count (rdma_set_cq_moderation())
+ * @period: its period
+ */
+void tdev_cq_moderation(struct ib_cq *ibcq, u16 *count, u16 *period)
+{
+	struct tv_cq *cq = to_tcq(ibcq);
+	unsigned long flags;
+
+	spin_lock_irqsave(&cq->lock, flags);
+	*count = cq->mod_count;
+	*period = cq->mod_period;
+	spin_unlock_irqrestore(&cq->lock, flags);
+}
+EXPORT_SYMBOL_GPL(tdev_cq_moderation);
 
 const struct ib_device_ops tdev_cq_ops = {
 	.create_cq = tv_create_cq,

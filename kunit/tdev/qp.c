@@ -238,21 +238,25 @@ static void tv_qp_flush_locked(struct tv_qp *qp)
 	qp->flushed = true;
 }
 
-/* The engine's run of a QP in the error state: flush, then the events. */
-static void tv_qp_run_error(struct tv_qp *qp, unsigned long flags)
+/* Executes the send work request at @index; @qp->lock held, dropped. */
+static void tv_qp_exec_one(struct tv_qp *qp, u32 index, unsigned long *flags)
 {
-	bool fatal, last;
+	enum ib_wc_status status;
+	u32 len;
 
-	tv_qp_flush_locked(qp);
-	fatal = qp->fatal;
-	last = qp->last_wqe;
-	qp->fatal = false;
-	qp->last_wqe = false;
-	spin_unlock_irqrestore(&qp->lock, flags);
-	if (fatal)
-		tv_qp_event(qp, IB_EVENT_QP_FATAL);
-	if (last)
-		tv_qp_event(qp, IB_EVENT_QP_LAST_WQE_REACHED);
+	qp->executing = true;
+	spin_unlock_irqrestore(&qp->lock, *flags);
+
+	rcu_read_lock();
+	status = tv_exec(qp, tv_ring_at(&qp->sq, index), &len);
+	rcu_read_unlock();
+
+	spin_lock_irqsave(&qp->lock, *flags);
+	qp->executing = false;
+	qp->sq.next++;
+	tv_sq_complete(qp, index, status, len);
+	if (status != IB_WC_SUCCESS)
+		tv_qp_error_locked(qp);
 }
 
 /**
@@ -261,47 +265,43 @@ static void tv_qp_run_error(struct tv_qp *qp, unsigned long flags)
  *
  * In RTS, executes up to TV_QP_BUDGET work requests in order and
  * completes them; an error completion moves the QP to the error state.
- * In the error state, flushes both queues.  Other states execute nothing.
+ * In the error state, flushes both queues, then reports the QP's pending
+ * events (QP_FATAL, LAST_WQE_REACHED).  Other states execute nothing.
  *
  * Return: true if work requests are left for another run.
  */
 bool tv_qp_run(struct tv_sched *s)
 {
 	struct tv_qp *qp = container_of(s, struct tv_qp, sched);
-	enum ib_wc_status status;
+	bool fatal = false, last = false, more = false;
 	int budget = TV_QP_BUDGET;
 	unsigned long flags;
-	u32 index, len;
 
 	spin_lock_irqsave(&qp->lock, flags);
 	for (;;) {
 		if (qp->state == IB_QPS_ERR) {
-			tv_qp_run_error(qp, flags);
-			return false;
+			tv_qp_flush_locked(qp);
+			fatal = qp->fatal;
+			last = qp->last_wqe;
+			qp->fatal = false;
+			qp->last_wqe = false;
+			break;
 		}
 		if (qp->state != IB_QPS_RTS || qp->sq.next == qp->sq.head)
 			break;
 		if (!budget--) {
-			spin_unlock_irqrestore(&qp->lock, flags);
-			return true;
+			more = true;
+			break;
 		}
-		index = qp->sq.next;
-		qp->executing = true;
-		spin_unlock_irqrestore(&qp->lock, flags);
-
-		rcu_read_lock();
-		status = tv_exec(qp, tv_ring_at(&qp->sq, index), &len);
-		rcu_read_unlock();
-
-		spin_lock_irqsave(&qp->lock, flags);
-		qp->executing = false;
-		qp->sq.next++;
-		tv_sq_complete(qp, index, status, len);
-		if (status != IB_WC_SUCCESS)
-			tv_qp_error_locked(qp);
+		tv_qp_exec_one(qp, qp->sq.next, &flags);
 	}
 	spin_unlock_irqrestore(&qp->lock, flags);
-	return false;
+
+	if (fatal)
+		tv_qp_event(qp, IB_EVENT_QP_FATAL);
+	if (last)
+		tv_qp_event(qp, IB_EVENT_QP_LAST_WQE_REACHED);
+	return more;
 }
 
 /**
@@ -768,6 +768,40 @@ static int tv_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 	return ret;
 }
 
+/* Takes the next receive of @r into @out; under its owner's lock. */
+static bool tv_ring_take_recv(struct tv_ring *r, struct tv_recv_copy *out,
+			      enum tv_ring_id ring)
+{
+	struct tv_recv *rcv;
+
+	if (!r->size || r->next == r->head)
+		return false;
+	rcv = tv_ring_at(r, r->next);
+	out->wr_id = rcv->wr_id;
+	out->num_sge = rcv->num_sge;
+	memcpy(out->sge, rcv->sge, rcv->num_sge * sizeof(rcv->sge[0]));
+	out->ring = ring;
+	out->index = r->next;
+	r->next++;
+	return true;
+}
+
+/* Consumes a receive of an SRQ; disarms it when it falls below its limit. */
+static bool tv_srq_take_recv(struct tv_srq *srq, struct tv_recv_copy *out,
+			     bool *limit)
+{
+	bool got;
+
+	spin_lock(&srq->lock);
+	got = tv_ring_take_recv(&srq->rq, out, TV_RING_NONE);
+	if (got && srq->limit && srq->rq.head - srq->rq.next < srq->limit) {
+		srq->limit = 0;
+		*limit = true;
+	}
+	spin_unlock(&srq->lock);
+	return got;
+}
+
 /**
  * tv_qp_take_recv - consume the next posted receive of a QP
  * @qp: the receiving QP, its lock held; from its SRQ if it has one
@@ -779,37 +813,11 @@ static int tv_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
  */
 bool tv_qp_take_recv(struct tv_qp *qp, struct tv_recv_copy *out, bool *limit)
 {
-	struct ib_srq *ibsrq = qp->ibqp.srq;
-	struct tv_ring *r = &qp->rq;
-	struct tv_srq *srq = NULL;
-	struct tv_recv *rcv;
-	bool got = false;
-
 	lockdep_assert_held(&qp->lock);
 	*limit = false;
-	if (ibsrq) {
-		srq = to_tsrq(ibsrq);
-		spin_lock(&srq->lock);
-		r = &srq->rq;
-	}
-	if (r->size && r->next != r->head) {
-		rcv = tv_ring_at(r, r->next);
-		out->wr_id = rcv->wr_id;
-		out->num_sge = rcv->num_sge;
-		memcpy(out->sge, rcv->sge, rcv->num_sge * sizeof(rcv->sge[0]));
-		out->ring = srq ? TV_RING_NONE : TV_RING_RQ;
-		out->index = r->next;
-		r->next++;
-		got = true;
-	}
-	if (srq) {
-		if (got && srq->limit && r->head - r->next < srq->limit) {
-			srq->limit = 0;
-			*limit = true;
-		}
-		spin_unlock(&srq->lock);
-	}
-	return got;
+	if (qp->ibqp.srq)
+		return tv_srq_take_recv(to_tsrq(qp->ibqp.srq), out, limit);
+	return tv_ring_take_recv(&qp->rq, out, TV_RING_RQ);
 }
 
 /* ---- shared receive queues ---- */

@@ -201,6 +201,7 @@ int tdev_device_event(struct tdev *td, enum ib_event_type type);
 int tdev_set_gid(struct tdev *td, u32 port, int index,
 		 const union ib_gid *gid);
 void tdev_qp_fatal(struct ib_qp *qp);
+void tdev_cq_moderation(struct ib_cq *cq, u16 *count, u16 *period);
 
 struct net_device *tdev_netdev_create(const char *name, const u8 *mac);
 void tdev_netdev_destroy(struct net_device *ndev);

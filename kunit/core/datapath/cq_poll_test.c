@@ -216,13 +216,19 @@ static void cq_alloc_bad_and_any(struct kunit *test)
 
 static void cq_free_busy_refused(struct kunit *test)
 {
+	struct vk *v = test->priv;
+	int cqs = atomic_read(&v->td->ncqs);
 	struct ib_cq *cq = vk_cq(test, 16, IB_POLL_WORKQUEUE);
 	struct ib_qp *qp = vk_qp(test, IB_QPT_UD, cq, cq, NULL);
 
+	KUNIT_EXPECT_EQ(test, atomic_read(&v->td->ncqs), cqs + 1);
 	ib_free_cq(cq);		/* a caller bug: warned about, not done */
 	KUNIT_EXPECT_EQ(test, atomic_read(&cq->usecnt), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&v->td->ncqs), cqs + 1);
 	KUNIT_EXPECT_EQ(test, ib_destroy_qp(qp), 0);
 	ib_free_cq(cq);
+	/* Freed: the driver destroyed it */
+	KUNIT_EXPECT_EQ(test, atomic_read(&v->td->ncqs), cqs);
 }
 
 static struct kunit_case cq_poll_cases[] = {

@@ -460,6 +460,18 @@ static void rw_uninitialised_ctx(struct kunit *test)
 	rdma_rw_ctx_destroy_signature(&ctx, env->qp, RW_PORT, env->lsg, 1,
 				      NULL, 0, DMA_TO_DEVICE);
 	KUNIT_EXPECT_EQ(test, w.done, 0);
+
+	/* A context that was set up has WRs; once destroyed, it has none */
+	KUNIT_ASSERT_EQ(test, rdma_rw_ctx_init(&ctx, env->qp, RW_PORT, env->lsg,
+					       1, 0, env->rmr->iova,
+					       env->rmr->rkey, DMA_TO_DEVICE), 1);
+	KUNIT_EXPECT_NOT_NULL(test, rdma_rw_ctx_wrs(&ctx, env->qp, RW_PORT,
+						    &w.cqe, NULL));
+	rdma_rw_ctx_destroy(&ctx, env->qp, RW_PORT, env->lsg, 1,
+			    DMA_TO_DEVICE);
+	KUNIT_EXPECT_EQ(test, rdma_rw_ctx_post(&ctx, env->qp, RW_PORT, &w.cqe,
+					       NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, w.done, 0);
 }
 
 static void rw_wrs_chain_shape(struct kunit *test)

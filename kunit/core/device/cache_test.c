@@ -76,12 +76,19 @@ static void gid_roce_unregistered_netdev(struct kunit *test)
 	struct net_device *ndev = tk_netdev_unregistered(test);
 	struct tdev_params p = { .name = "ktgu%d", .ndev = ndev,
 				 .link_layer = IB_LINK_LAYER_ETHERNET };
+	struct net_device *known = tk_netdev(test);
 	struct tdev *td = tk_dev(test, &p);
 	union ib_gid gid;
 
 	KUNIT_EXPECT_EQ(test, rdma_query_gid(&td->ibdev, 1, 0, &gid), -EINVAL);
 	KUNIT_EXPECT_EQ(test, rdma_query_gid(&td->ibdev, 1, 1, &gid), -EINVAL);
+	/* A registered one on the same port does, until it goes again */
+	KUNIT_ASSERT_EQ(test, ib_device_set_netdev(&td->ibdev, known, 1), 0);
+	KUNIT_EXPECT_EQ(test, rdma_query_gid(&td->ibdev, 1, 0, &gid), 0);
+	KUNIT_ASSERT_EQ(test, ib_device_set_netdev(&td->ibdev, ndev, 1), 0);
+	KUNIT_EXPECT_EQ(test, rdma_query_gid(&td->ibdev, 1, 0, &gid), -EINVAL);
 	tdev_destroy(td);
+	tk_netdev_free(known);
 	free_netdev(ndev);
 }
 

@@ -181,10 +181,15 @@ static void client_data_refused_when_not_added(struct kunit *test)
 	struct tk_client *c = tk_client_init(0, NULL);
 	struct tdev *a = tk_dev_named(test, "ktcn%d");
 
+	u64 mark;
+
 	c->decline = true;
 	KUNIT_ASSERT_EQ(test, ib_register_client(&c->client), 0);
+	mark = tk_log_mark();
 	ib_set_client_data(&a->ibdev, &c->client, c);
 	KUNIT_EXPECT_NULL(test, ib_get_client_data(&a->ibdev, &c->client));
+	KUNIT_EXPECT_EQ(test, tk_log_count(mark, "is not added, data not set"),
+			1);
 	tdev_destroy(a);
 	/* Declined: never added, never removed. */
 	KUNIT_EXPECT_EQ(test, atomic_read(&c->adds), 0);

@@ -32,7 +32,13 @@ static void alloc_initialises_fields(struct kunit *test)
 
 static void alloc_too_small(struct kunit *test)
 {
+	struct ib_device *dev;
+
 	KUNIT_EXPECT_NULL(test, _ib_alloc_device(sizeof(struct ib_device) - 1));
+	/* The smallest size that is not too small */
+	dev = _ib_alloc_device(sizeof(struct ib_device));
+	KUNIT_ASSERT_NOT_NULL(test, dev);
+	ib_dealloc_device(dev);
 }
 
 static int tk_other_query_pkey(struct ib_device *d, u32 p, u16 i, u16 *k)
@@ -98,8 +104,11 @@ static void dealloc_registered_refused(struct kunit *test)
 {
 	struct tdev *td = tk_dev_named(test, "ktkeep%d");
 	struct ib_device *found;
+	u64 mark = tk_log_mark();
 
 	ib_dealloc_device(&td->ibdev);
+	KUNIT_EXPECT_EQ(test, tk_log_count(mark, "not freeing a registered device"),
+			1);
 	found = ib_device_get_by_name(dev_name(&td->ibdev.dev),
 				      RDMA_DRIVER_UNKNOWN);
 	KUNIT_EXPECT_PTR_EQ(test, found, &td->ibdev);

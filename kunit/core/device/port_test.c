@@ -266,7 +266,13 @@ static void get_by_netdev_misses(struct kunit *test)
 				 .driver_id = RDMA_DRIVER_RXE };
 	struct tdev *td = tk_dev(test, &p);
 	struct net_device *other = tk_netdev(test);
+	struct ib_device *found;
 
+	/* What it does find */
+	found = ib_device_get_by_netdev(td->ndev, RDMA_DRIVER_RXE);
+	KUNIT_EXPECT_PTR_EQ(test, found, &td->ibdev);
+	if (found)
+		ib_device_put(found);
 	KUNIT_EXPECT_NULL(test, ib_device_get_by_netdev(other,
 							RDMA_DRIVER_UNKNOWN));
 	KUNIT_EXPECT_NULL(test, ib_device_get_by_netdev(NULL,

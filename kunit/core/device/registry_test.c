@@ -286,8 +286,11 @@ static void unregister_queued(struct kunit *test)
 static void unregister_queued_needs_dealloc_driver(struct kunit *test)
 {
 	struct tdev *td = tk_dev_named(test, "ktqn%d");
+	u64 mark = tk_log_mark();
 
 	ib_unregister_device_queued(&td->ibdev);
+	KUNIT_EXPECT_EQ(test, tk_log_count(mark, "queued unregistration needs ops.dealloc_driver"),
+			1);
 	msleep(50);
 	KUNIT_EXPECT_TRUE(test, device_is_registered(&td->ibdev.dev));
 	tdev_destroy(td);

@@ -83,7 +83,12 @@ static void cqo_resize_and_moderate(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ib_resize_cq(cq, 64), 0);
 	KUNIT_EXPECT_EQ(test, cq->cqe, 64);
 	KUNIT_EXPECT_EQ(test, ib_resize_cq(cq, 0), -EINVAL);
+	u16 count, period;
+
 	KUNIT_EXPECT_EQ(test, rdma_set_cq_moderation(cq, 16, 10), 0);
+	tdev_cq_moderation(cq, &count, &period);
+	KUNIT_EXPECT_EQ(test, count, 16);
+	KUNIT_EXPECT_EQ(test, period, 10);
 	KUNIT_EXPECT_EQ(test, ib_destroy_cq_user(cq, NULL), 0);
 }
 
