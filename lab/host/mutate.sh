@@ -9,6 +9,7 @@
 #   LIST            the mutation list (default kunit/mutations.list)
 #   --check         only parse LIST and find each entry's code; no build,
 #                   no VM
+#   --build-only    build the mutants (each must compile), no VM
 #   --out DIR       keep the run there (default build/mutate/run)
 #   --timeout SEC   a mutant still running after SEC seconds counts as a
 #                   hang (default: 120 s and four times what its suites
@@ -29,17 +30,18 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-list=$TOP_DIR/kunit/mutations.list check=0 out='' timeout='' min_rate='' mem=1024
+list=$TOP_DIR/kunit/mutations.list check=0 build_only=0 out='' timeout='' min_rate='' mem=1024
 exclude=() excluded=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--check) check=1; shift ;;
+	--build-only) build_only=1; shift ;;
 	--out) out=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
 	--exclude) exclude+=(--exclude "$2"); IFS=, read -ra x <<<"$2"; excluded+=("${x[@]}"); shift 2 ;;
 	--min-rate) min_rate=$2; shift 2 ;;
 	--mem) mem=$2; shift 2 ;;
-	-h|--help) sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) die "unknown option $1" ;;
 	*) list=$1; shift ;;
 	esac
@@ -75,6 +77,7 @@ mkdir -p "$state/modules"
 log "mutate: building the mutants of $list"
 mutate_py build "$list" --tree "$mirror" --state "$state" --make "${mk[@]}" kbuild
 tb=$(date +%s)
+[ $build_only -eq 0 ] || exit 0
 mapfile -t keys < <(sed -n 's/^\(m[0-9]*\) .*/\1/p' "$state/data/mutants")
 printf '%s\n' "${excluded[@]}" >"$state/data/exclude"
 
@@ -103,9 +106,11 @@ set_timeouts() {	# STEPS
 # to wait for a power-off).  Appends "KEY BOOT end|timeout|hang|crash START
 # END" (host times) to the ledger for every mutant that started.  Sets
 # $stop when the run cannot go on.
-stop=''
+stop='' vm=''
+# Stopped or interrupted: the VM goes too.
+trap '[ -z "$vm" ] || kill "$vm" 2>/dev/null; exit 130' INT TERM
 boot() {	# N KEY...
-	local run=$state/boot-$1 vm alive=1 cur='' now seen=0 line k fate=''
+	local run=$state/boot-$1 alive=1 cur='' now seen=0 line k fate=''
 	local t_start prog
 	local -A since=()
 	shift
