@@ -74,6 +74,28 @@ lab_kmsg() {
 	echo "lab: $*" >/dev/kmsg
 }
 
+# lab_jiffies FILE: the kernel's jiffies now, into FILE.  kmemleak gives
+# each object's allocation jiffies, so lab/host/results.py --since-jiffies
+# can count only the leaks allocated after this point.
+lab_jiffies() {
+	awk '$1 == "jiffies:" { print $2; exit }' /proc/timer_list >"$1"
+}
+
+# lab_kmemleak FILE: look for leaks and save kmemleak's list in FILE.  A
+# new object is only reported by the second scan that finds it
+# unreferenced, and only once it is 5 s old: the second scan starts at
+# least 5 s after the first.  Status 1 without kmemleak.
+lab_kmemleak() {
+	[ -w /sys/kernel/debug/kmemleak ] || return 1
+	_kl_t0=$(cut -d. -f1 /proc/uptime)
+	echo scan >/sys/kernel/debug/kmemleak
+	# Whole seconds: 6 of them make sure of 5.
+	_kl_wait=$((6 - $(cut -d. -f1 /proc/uptime) + _kl_t0))
+	[ "$_kl_wait" -le 0 ] || sleep "$_kl_wait"
+	echo scan >/sys/kernel/debug/kmemleak
+	cat /sys/kernel/debug/kmemleak >"$1"
+}
+
 # lab_pass NAME / lab_fail NAME [WHY]: one result line.
 lab_pass() { echo "PASS $1"; }
 lab_fail() { echo "FAIL $1${2:+ ($2)}"; }
