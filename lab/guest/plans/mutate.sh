@@ -88,6 +88,10 @@ run_mutant() {
 			fi
 			lab_unload "$_m" || echo "FAIL unload $_m" >>"$d/steps"
 		done
+		# The suites' helpers (modprobe pulled them in) hold the double.
+		if [ -d /sys/module/rdma_kunit_lib ]; then
+			lab_unload rdma_kunit_lib || echo "FAIL unload rdma_kunit_lib" >>"$d/steps"
+		fi
 		lab_unload rdma_kunit_tdev || echo "FAIL unload rdma_kunit_tdev" >>"$d/steps"
 	else
 		echo "FAIL load rdma_kunit_tdev" >>"$d/steps"
