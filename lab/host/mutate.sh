@@ -115,7 +115,7 @@ boot() {	# N KEY...
 	local -A since=()
 	shift
 	"$HOST_DIR/vm.sh" --kernel test --modules "$state/modules" --data "$state/data" \
-		--out "$run" --mem "$mem" --append "pci=noacpi" \
+		--out "$run" --mem "$mem" \
 		--timeout $(($# * 400 + 900)) --quiet \
 		"$GUEST_DIR/plans/mutate.sh" "$@" >"$run.log" 2>&1 &
 	vm=$!
