@@ -41,6 +41,20 @@ lab_load() {
 	return 0
 }
 
+# lab_load_intree MOD [PARAM=VALUE...]: modprobe a module of the kernel's
+# own (a driver or ULP binary we did not write, e.g. rdma_rxe) on our core,
+# and fail loudly if the core modules it pulled in are not ours.
+lab_load_intree() {
+	modprobe "$@" || { echo "lab: modprobe $* failed"; return 1; }
+	for _c in ib_core ib_uverbs; do
+		if [ -d "/sys/module/$_c" ] && ! lab_is_ours "$_c"; then
+			echo "lab: FATAL: $1 pulled in the in-tree $_c"
+			return 1
+		fi
+	done
+	return 0
+}
+
 # lab_unload MOD...: rmmod in the order given; report failures.
 lab_unload() {
 	_rc=0
@@ -142,4 +156,50 @@ lab_wait_for() {
 		_t=$((_t - 1))
 	done
 	"$@" >/dev/null 2>&1
+}
+
+# RoCE devices and the traffic ULP, for the rxe scenario and the demo.
+
+# lab_gid_of DEV ADDR: the GID slot of DEV's port 1 that holds the
+# IPv4-mapped ADDR as a RoCE v2 GID; prints the slot.
+lab_gid_of() {
+	_want=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' \
+		$(echo "$2" | tr . ' '))
+	for _g in /sys/class/infiniband/"$1"/ports/1/gids/*; do
+		_i=${_g##*/}
+		[ "$(cat "$_g" 2>/dev/null)" = "$_want" ] || continue
+		[ "$(cat "/sys/class/infiniband/$1/ports/1/gid_attrs/types/$_i" 2>/dev/null)" = "RoCE v2" ] ||
+			continue
+		echo "$_i"
+		return 0
+	done
+	return 1
+}
+lab_no_gid_of() { ! lab_gid_of "$@" >/dev/null; }
+
+# lab_port_state DEV STATE: port 1 of DEV is in STATE (e.g. ACTIVE).
+lab_port_state() { grep -q "$2" "/sys/class/infiniband/$1/ports/1/state"; }
+
+# The traffic ULP (ulp/traffic): a run between two devices through its
+# debugfs files, its state and its report.
+LAB_TRAFFIC=/sys/kernel/debug/rdma_traffic
+lab_traffic_state() { sed -n 's/.* state=\([a-z]*\).*/\1/p' $LAB_TRAFFIC/status; }
+lab_traffic_wait() {	# waits while a run runs (10 min at most); its state
+	_t=0
+	while [ "$(lab_traffic_state)" = running ] && [ $_t -lt 3000 ]; do
+		sleep 0.2
+		_t=$((_t + 1))
+	done
+	lab_traffic_state
+}
+lab_traffic_start() {	# A B: start a run from A to B
+	echo "$1 $2" >$LAB_TRAFFIC/pair && echo run >$LAB_TRAFFIC/control
+}
+# lab_traffic A B: a whole run, its report to stdout (indented); status 0
+# when it ended "done" with every transfer verified.
+lab_traffic() {
+	lab_traffic_start "$1" "$2" || return 1
+	_st=$(lab_traffic_wait)
+	sed 's/^/    /' $LAB_TRAFFIC/report
+	[ "$_st" = done ] && ! grep -q 'errors=[1-9]' $LAB_TRAFFIC/report
 }

@@ -1,76 +1,100 @@
 #!/bin/sh
-# Guest plan of lab/host/demo.sh: our RDMA core on the stock kernel, a client
-# that logs devices and events, and the test-double driver with two devices.
-#   plans/demo.sh [NDEVS]
+# Guest plan of lab/host/demo.sh, the main job: the distribution's own soft
+# RoCE driver, rdma_rxe, on our RDMA core, over the two ends of a veth pair.
+# What iproute2 shows of the devices, their RoCE GIDs following the
+# addresses, port events following the link, and traffic from our ULP with
+# its figures.  Exits non-zero when a step fails.
 . /lab/guest-lib.sh
-NDEVS=${1:-2}
-DBG=/sys/kernel/debug/rdma_kunit_tdev
+IB=/sys/class/infiniband
 rc=0
 
 section() { printf '\n==== %s ====\n' "$*"; }
 show() { printf '$ %s\n' "$*"; timeout 30 "$@" 2>&1 | sed 's/^/  /'; }
-attr() {
-	if [ -r "$1" ]; then
-		printf '  %-44s %s\n' "${1#/sys/class/infiniband/}" "$(tr '\n' ' ' <"$1" 2>&1)"
-	else
-		printf '  %-44s (missing)\n' "${1#/sys/class/infiniband/}"
-	fi
-}
 failed() { echo "DEMO FAIL: $*"; rc=1; }
+port_attrs() {	# DEV: its port 1 as sysfs shows it
+	for a in state phys_state link_layer rate active_mtu; do
+		printf '  %-34s %s\n' "$1/ports/1/$a" \
+			"$(cat "$IB/$1/ports/1/$a" 2>/dev/null || echo '(missing)')"
+	done
+}
+gids() {	# DEV: its non-empty GIDs with type and netdev
+	for g in "$IB/$1"/ports/1/gids/*; do
+		v=$(cat "$g" 2>/dev/null)
+		case "$v" in ""|0000:0000:0000:0000:0000:0000:0000:0000) continue ;; esac
+		i=${g##*/}
+		printf '  %s gid %-3s %s  %-8s %s\n' "$1" "$i" "$v" \
+			"$(cat "$IB/$1/ports/1/gid_attrs/types/$i" 2>/dev/null)" \
+			"$(cat "$IB/$1/ports/1/gid_attrs/ndevs/$i" 2>/dev/null)"
+	done
+}
 
-section "Loading our modules (kernel $(uname -r))"
+section "A veth pair whose ends talk over the link (kernel $(uname -r))"
 lab_kmsg "demo start"
-lab_load ib_core || { failed "ib_core did not load"; exit 1; }
-echo "ib_core: $(modinfo -n ib_core) (taint $(cat /sys/module/ib_core/taint))"
+lab_veth_pair || { failed "veth pair"; exit 1; }
+show ip -br addr show dev veth0
+show ip -br addr show dev veth1
+
+section "Our RDMA core with Debian's rdma_rxe on it"
+lab_load_intree rdma_rxe || { failed "modprobe rdma_rxe"; exit 1; }
 lab_load rdma_devwatch || failed "rdma_devwatch did not load"
-lab_load rdma_kunit_tdev "ndevs=$NDEVS" || failed "rdma_kunit_tdev did not load"
-echo "$ lsmod (RDMA modules)"
-lsmod | grep -E '^(Module|ib_|rdma|iw_)' | sed 's/^/  /'
-
-section "Devices"
-show ls /sys/class/infiniband
-devs=$(ls /sys/class/infiniband 2>/dev/null)
-n=$(echo "$devs" | grep -c .)
-[ "$n" -eq "$NDEVS" ] || failed "expected $NDEVS devices, found $n"
-for d in $devs; do
-	echo "device $d:"
-	for a in node_type node_guid sys_image_guid fw_ver node_desc; do
-		attr "/sys/class/infiniband/$d/$a"
-	done
-	for a in state phys_state link_layer rate lid gids/0 pkeys/0; do
-		attr "/sys/class/infiniband/$d/ports/1/$a"
-	done
+lab_load rdma_traffic || failed "rdma_traffic did not load"
+for m in ib_core ib_uverbs rdma_rxe; do
+	printf '  %-10s %s (taint %s)\n' "$m" "$(modinfo -n $m)" "$(cat /sys/module/$m/taint)"
 done
+lab_is_ours ib_core || failed "the loaded ib_core is not ours"
+! dmesg | grep -q 'disagrees about version' || failed "symbol versions disagree"
 
-section "Userspace view (no uverbs yet: these may see nothing)"
+section "rdma link add: two soft RoCE devices"
+show rdma link add rxe0 type rxe netdev veth0
+show rdma link add rxe1 type rxe netdev veth1
 show rdma dev
 show rdma link
-show ibv_devices
-
-section "Port events"
-for d in $devs; do
-	ev="$DBG/$d/event"
-	if [ ! -w "$ev" ]; then
-		failed "no $ev to dispatch events with"
-		continue
-	fi
-	for e in "port_err 1" "port_active 1"; do
-		echo "\$ echo '$e' > $ev"
-		echo "$e" >"$ev" || failed "writing '$e' to $ev"
-		attr "/sys/class/infiniband/$d/ports/1/state"
-	done
+for d in rxe0 rxe1; do
+	[ -d "$IB/$d" ] || failed "no $d"
+	port_attrs $d
 done
+lab_wait_for 10 lab_port_state rxe0 ACTIVE || failed "rxe0 not ACTIVE"
 
-section "Unloading the driver"
-lab_unload rdma_kunit_tdev || failed "rmmod rdma_kunit_tdev"
-show ls /sys/class/infiniband
-[ -z "$(ls /sys/class/infiniband 2>/dev/null)" ] || failed "devices left after the driver unloaded"
-lab_unload rdma_devwatch ib_core || failed "rmmod of the core modules"
+section "RoCE GIDs, made from the netdevs' addresses"
+lab_wait_for 10 lab_gid_of rxe0 10.11.0.1 || failed "no RoCE v2 GID for 10.11.0.1"
+gids rxe0
+gids rxe1
+show ip addr add 10.12.0.1/24 dev veth0
+lab_wait_for 10 lab_gid_of rxe0 10.12.0.1 || failed "no GID after ip addr add"
+gids rxe0
+show ip addr del 10.12.0.1/24 dev veth0
+lab_wait_for 10 lab_no_gid_of rxe0 10.12.0.1 || failed "GID left after ip addr del"
+gids rxe0
+
+section "Port events follow the link"
+show ip link set veth0 down
+lab_wait_for 10 lab_port_state rxe0 DOWN || failed "rxe0 not DOWN"
+port_attrs rxe0
+show ip link set veth0 up
+lab_wait_for 10 lab_port_state rxe0 ACTIVE || failed "rxe0 not ACTIVE again"
+port_attrs rxe0
+
+section "Traffic: rdma_traffic from rxe0 to rxe1, every transfer verified"
+echo 20 >/sys/module/rdma_traffic/parameters/iters
+if lab_traffic rxe0 rxe1; then
+	echo "  all operations verified"
+else
+	failed "traffic (state $(lab_traffic_state))"
+fi
+show rdma res
+show rdma statistic show link rxe0/1
+
+section "Taking it down"
+show rdma link delete rxe1
+show rdma link delete rxe0
+lab_wait_for 30 test ! -e "$IB/rxe0" || failed "rxe0 left"
+lab_veth_pair_del
+lab_unload rdma_traffic rdma_devwatch rdma_rxe ib_uverbs ib_core ||
+	failed "unloading"
 
 section "Kernel log since the demo started"
 dmesg | sed -n '/lab: demo start/,$p' | sed 's/^/  /'
-if dmesg | sed -n '/lab: demo start/,$p' |
-	grep -qE 'BUG|WARNING|Oops|general protection|Call Trace'; then
+if dmesg | grep -qE 'BUG|WARNING|Oops|general protection|Call Trace'; then
 	failed "the kernel log has a report"
 fi
 

@@ -7,43 +7,16 @@
 # bad link requests, and a clean unload.
 . /lab/guest-lib.sh
 S=rxe
-DBG=/sys/kernel/debug/rdma_traffic
 IB=/sys/class/infiniband
 
 pass() { lab_pass "$S/$1"; }
 fail() { lab_fail "$S/$1" "$2"; }
 check() { _c=$1; shift; lab_check "$S/$_c" "$@"; }
 
-# gid_of DEV ADDR: the GID slot of DEV whose GID is the IPv4-mapped ADDR and
-# whose type is RoCE v2; prints the slot.
-gid_of() {
-	_want=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' \
-		$(echo "$2" | tr . ' '))
-	for _g in "$IB/$1"/ports/1/gids/*; do
-		_i=${_g##*/}
-		[ "$(cat "$_g" 2>/dev/null)" = "$_want" ] || continue
-		[ "$(cat "$IB/$1/ports/1/gid_attrs/types/$_i" 2>/dev/null)" = "RoCE v2" ] || continue
-		echo "$_i"
-		return 0
-	done
-	return 1
-}
-no_gid_of() { ! gid_of "$@" >/dev/null; }
-port_state() { grep -q "$2" "$IB/$1/ports/1/state"; }
-
-# traffic A B [ARGS]: run the traffic ULP between devices A and B; its
-# report goes to the log.  Status 0 when every operation verified.
-traffic() {
-	echo "$1 $2" >$DBG/pair || return 1
-	echo "run ${3:-}" >$DBG/control || return 1
-	cat $DBG/results
-	! grep -qE 'errors=[1-9]|status=(aborted|failed)' $DBG/results
-}
-
 setup() {
 	lab_veth_pair || { fail net/veth "veth pair"; return 1; }
 	dmesg -C
-	if ! lab_load rdma_rxe; then fail load "modprobe rdma_rxe"; return 1; fi
+	if ! lab_load_intree rdma_rxe; then fail load "modprobe rdma_rxe"; return 1; fi
 	if dmesg | grep -q 'disagrees about version of symbol'; then
 		fail load/crc "$(dmesg | grep -m1 'disagrees about version')"
 	else
@@ -69,34 +42,34 @@ show() {
 }
 
 gids() {
-	lab_wait_for 10 gid_of rxe0 10.11.0.1 &&
+	lab_wait_for 10 lab_gid_of rxe0 10.11.0.1 &&
 		pass gid/ipv4-roce-v2 || fail gid/ipv4-roce-v2 "no RoCE v2 GID for 10.11.0.1"
 	ip addr add 10.12.0.1/24 dev veth0
-	lab_wait_for 10 gid_of rxe0 10.12.0.1 && pass gid/follows-addr-add ||
+	lab_wait_for 10 lab_gid_of rxe0 10.12.0.1 && pass gid/follows-addr-add ||
 		fail gid/follows-addr-add "no GID for 10.12.0.1 after ip addr add"
 	ip addr del 10.12.0.1/24 dev veth0
-	lab_wait_for 10 no_gid_of rxe0 10.12.0.1 && pass gid/follows-addr-del ||
+	lab_wait_for 10 lab_no_gid_of rxe0 10.12.0.1 && pass gid/follows-addr-del ||
 		fail gid/follows-addr-del "GID for 10.12.0.1 still there"
 	ip link add link veth0 name veth0.7 type vlan id 7 &&
 		ip addr add 10.13.0.1/24 dev veth0.7 && ip link set veth0.7 up
-	if lab_wait_for 10 gid_of rxe0 10.13.0.1; then
-		_i=$(gid_of rxe0 10.13.0.1)
+	if lab_wait_for 10 lab_gid_of rxe0 10.13.0.1; then
+		_i=$(lab_gid_of rxe0 10.13.0.1)
 		grep -q veth0.7 "$IB/rxe0/ports/1/gid_attrs/ndevs/$_i" &&
 			pass gid/vlan || fail gid/vlan "ndev $(cat "$IB/rxe0/ports/1/gid_attrs/ndevs/$_i")"
 	else
 		fail gid/vlan "no GID for the VLAN's 10.13.0.1"
 	fi
 	ip link del veth0.7
-	lab_wait_for 10 no_gid_of rxe0 10.13.0.1 && pass gid/vlan-gone ||
+	lab_wait_for 10 lab_no_gid_of rxe0 10.13.0.1 && pass gid/vlan-gone ||
 		fail gid/vlan-gone "GID of a deleted VLAN device still there"
 }
 
 events() {
 	ip link set veth0 down
-	lab_wait_for 10 port_state rxe0 DOWN && pass event/link-down ||
+	lab_wait_for 10 lab_port_state rxe0 DOWN && pass event/link-down ||
 		fail event/link-down "$(cat $IB/rxe0/ports/1/state)"
 	ip link set veth0 up
-	lab_wait_for 10 port_state rxe0 ACTIVE && pass event/link-up ||
+	lab_wait_for 10 lab_port_state rxe0 ACTIVE && pass event/link-up ||
 		fail event/link-up "$(cat $IB/rxe0/ports/1/state)"
 	dmesg | grep -q 'rxe0: event port error (10) on port 1' && dmesg | grep -q 'rxe0: event port active (9) on port 1' &&
 		pass event/dispatched || fail event/dispatched "devwatch saw no PORT_ERR/PORT_ACTIVE"
@@ -117,24 +90,31 @@ bad_links() {
 	[ ! -e "$IB/bad0" ] && pass bad/no-device-left || fail bad/no-device-left
 }
 
+# A long run, and ACTION taken while it runs: the ULP must report "aborted".
+traffic_cut() {	# NAME ACTION...
+	_n=$1
+	shift
+	_p=/sys/module/rdma_traffic/parameters
+	_iters=$(cat $_p/iters) _max=$(cat $_p/max_bytes)
+	echo 1000000 >$_p/iters
+	echo 1099511627776 >$_p/max_bytes
+	lab_traffic_start rxe0 rxe1 || { fail "$_n" "run did not start"; return; }
+	sleep 3
+	"$@"
+	_st=$(lab_traffic_wait)
+	echo "$_iters" >$_p/iters
+	echo "$_max" >$_p/max_bytes
+	sed 's/^/    /' /sys/kernel/debug/rdma_traffic/status
+	[ "$_st" = aborted ] && pass "$_n" || fail "$_n" "state $_st, not aborted"
+}
+
 run_traffic() {
-	check traffic/all-ops traffic rxe0 rxe1
-	# A device taken away under traffic: the ULP must see it and stop.
-	(sleep 3; rdma link delete rxe1) &
-	traffic rxe0 rxe1 "loops=1000000" >/tmp/t.out 2>&1
-	wait
-	sed 's/^/    /' /tmp/t.out
-	grep -q 'status=aborted' /tmp/t.out && pass traffic/link-delete-aborts ||
-		fail traffic/link-delete-aborts "no abort reported"
-	[ ! -e "$IB/rxe1" ] && pass traffic/link-deleted || fail traffic/link-deleted
+	check traffic/all-ops lab_traffic rxe0 rxe1
+	traffic_cut traffic/link-delete-aborts rdma link delete rxe1
+	lab_wait_for 30 test ! -e "$IB/rxe1" && pass traffic/link-deleted ||
+		fail traffic/link-deleted "rxe1 still there"
 	check traffic/re-add rdma link add rxe1 type rxe netdev veth1
-	# The netdev taken away under traffic.
-	(sleep 3; ip link del veth1) &
-	traffic rxe0 rxe1 "loops=1000000" >/tmp/t.out 2>&1
-	wait
-	sed 's/^/    /' /tmp/t.out
-	grep -q 'status=aborted' /tmp/t.out && pass traffic/netdev-delete-aborts ||
-		fail traffic/netdev-delete-aborts "no abort reported"
+	traffic_cut traffic/netdev-delete-aborts ip link del veth1
 	lab_wait_for 30 test ! -e "$IB/rxe1" && pass traffic/netdev-deleted-device-gone ||
 		fail traffic/netdev-deleted-device-gone "rxe1 still there"
 }
