@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ib_core module entry: brings up the core's subsystems in order and tears
- * them down in reverse.
+ * ib_core module entry: brings up the core's subsystems in order (work
+ * queues, the device class, RDMA netlink, the CQ pool's client, RoCE GID
+ * management) and tears them down in reverse.
  */
 #include "abi/ib_core/device.h"
 #include "device/internal.h"
 #include "datapath/internal.h"
 #include "netdev/internal.h"
+#include "nl/internal.h"
 
 /* Shared work queues; created at load, destroyed at unload, no lock. */
 struct workqueue_struct *ib_wq;
@@ -61,10 +63,16 @@ static int __init ib_core_init(void)
 	ret = ibdev_class_register();
 	if (ret)
 		goto err_wqs;
+	/* RDMA netlink: a socket in every namespace, then nldev on it. */
+	netlink_init();
+	ret = netns_init();
+	if (ret)
+		goto err_class;
+	nldev_init();
 	/* The first client, so that it is the last removed from a device. */
 	ret = cq_pool_client_register();
 	if (ret)
-		goto err_class;
+		goto err_nl;
 	ret = roce_gids_init();
 	if (ret)
 		goto err_pool;
@@ -72,6 +80,9 @@ static int __init ib_core_init(void)
 
 err_pool:
 	cq_pool_client_unregister();
+err_nl:
+	nldev_exit();
+	netns_exit();
 err_class:
 	ibdev_class_unregister();
 err_wqs:
@@ -83,6 +94,8 @@ static void __exit ib_core_exit(void)
 {
 	roce_gids_exit();
 	cq_pool_client_unregister();
+	nldev_exit();
+	netns_exit();
 	ibdev_class_unregister();
 	ib_core_destroy_wqs();
 }

@@ -22,6 +22,7 @@
  */
 #include "abi/ib_core/cq.h"
 #include "datapath/internal.h"
+#include "core/restrack.h"
 
 #define CQ_BATCH		16	/* entries of cq->wc */
 #define CQ_DIRECT_BATCH		8	/* stack batch of direct polling */
@@ -274,6 +275,7 @@ void ib_free_cq(struct ib_cq *cq)
 	else if (cq->poll_ctx != IB_POLL_DIRECT)
 		cancel_work_sync(&cq->work);
 
+	rdma_restrack_del(&cq->res);
 	if (dev->ops.post_destroy_cq)
 		dev->ops.post_destroy_cq(cq);
 	else

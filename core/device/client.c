@@ -283,3 +283,99 @@ void ib_set_client_data(struct ib_device *device, struct ib_client *client,
 	up_read(&device->client_data_rwsem);
 }
 EXPORT_SYMBOL(ib_set_client_data);
+
+/**
+ * ibdev_client_rename_all - tell a device's clients its new name
+ * @device: the device, just renamed
+ *
+ * Calls the rename() of every client added to @device, with the client's
+ * data, while no client can be added or removed.
+ */
+void ibdev_client_rename_all(struct ib_device *device)
+{
+	struct ib_client *client;
+	unsigned long id;
+
+	down_read(&ibclient_rwsem);
+	down_read(&device->client_data_rwsem);
+	xa_for_each(&ibclients, id, client)
+		if (client->rename &&
+		    xa_get_mark(&device->client_data, id, IBCLIENT_ADDED))
+			client->rename(device,
+				       xa_load(&device->client_data, id));
+	up_read(&device->client_data_rwsem);
+	up_read(&ibclient_rwsem);
+}
+
+/* A client's own -ENOENT would read as "no such client": make it -EINVAL. */
+static int ibclient_nl_ret(int ret)
+{
+	return ret == -ENOENT ? -EINVAL : ret;
+}
+
+/* @client's get_nl_info() for @device, if the client is added to it. */
+static int ibclient_device_nl_info(struct ib_device *device,
+				   struct ib_client *client,
+				   struct ib_client_nl_info *info)
+{
+	u32 id = client->client_id;
+	int ret;
+
+	down_read(&device->client_data_rwsem);
+	if (!xa_get_mark(&device->client_data, id, IBCLIENT_ADDED))
+		ret = -ENOENT;
+	else if (!client->get_nl_info)
+		ret = -EOPNOTSUPP;
+	else
+		ret = ibclient_nl_ret(client->get_nl_info(device,
+				xa_load(&device->client_data, id), info));
+	/* The device stays the client's while the lock is held. */
+	if (!ret && info->cdev)
+		get_device(info->cdev);
+	up_read(&device->client_data_rwsem);
+	return ret;
+}
+
+static int ibclient_global_nl_info(struct ib_client *client,
+				   struct ib_client_nl_info *info)
+{
+	int ret;
+
+	if (!client->get_global_nl_info)
+		return -EOPNOTSUPP;
+	ret = ibclient_nl_ret(client->get_global_nl_info(info));
+	if (!ret && info->cdev)
+		get_device(info->cdev);
+	return ret;
+}
+
+/**
+ * ibdev_client_nl_info - what a client reports about itself over netlink
+ * @device: the device asked about, or NULL for the client's global
+ *	character device
+ * @name: the client's name
+ * @info: filled by the client; info->cdev, if set, holds a reference the
+ *	caller drops with put_device()
+ *
+ * Return: 0; -ENOENT if no client @name is registered (or added to
+ * @device); -EOPNOTSUPP if it reports nothing; or the client's error
+ * (-EINVAL for its own -ENOENT).
+ */
+int ibdev_client_nl_info(struct ib_device *device, const char *name,
+			 struct ib_client_nl_info *info)
+{
+	struct ib_client *client;
+	unsigned long id;
+	int ret = -ENOENT;
+
+	down_read(&ibclient_rwsem);
+	xa_for_each_marked(&ibclients, id, client, IBCLIENT_LIVE) {
+		if (!client->name || strcmp(client->name, name))
+			continue;
+		ret = device ? ibclient_device_nl_info(device, client, info) :
+			       ibclient_global_nl_info(client, info);
+		break;
+	}
+	up_read(&ibclient_rwsem);
+	return ret;
+}

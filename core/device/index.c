@@ -265,3 +265,31 @@ struct ib_device *ib_device_get_by_name(const char *name,
 	return device;
 }
 EXPORT_SYMBOL(ib_device_get_by_name);
+
+/**
+ * ibdev_index_rename - give a registered device another name
+ * @device: the device, with a registration reference held by the caller
+ * @name: the new name, used as it is (no template)
+ *
+ * Return: 0 (also when @name is the current name); -EINVAL for an empty
+ * name or one with '/'; -EEXIST if another device has @name; or the
+ * error of renaming the device in sysfs.
+ */
+int ibdev_index_rename(struct ib_device *device, const char *name)
+{
+	int ret = 0;
+
+	if (!name[0] || strchr(name, '/'))
+		return -EINVAL;
+	down_write(&ibdev_rwsem);
+	if (strcmp(name, dev_name(&device->dev))) {
+		if (ibdev_index_find_name(name))
+			ret = -EEXIST;
+		else
+			ret = device_rename(&device->dev, name);
+		if (!ret)
+			strscpy(device->name, name, sizeof(device->name));
+	}
+	up_write(&ibdev_rwsem);
+	return ret;
+}

@@ -58,6 +58,7 @@
 #include <linux/types.h>
 #include <rdma/ib_verbs.h>
 
+struct ib_client_nl_info;
 struct ib_device;
 struct ib_event;
 struct ib_port_attr;
@@ -79,6 +80,7 @@ bool ibdev_index_is_live(struct ib_device *device);
 bool ibdev_index_was_used(struct ib_device *device);
 struct ib_device *ibdev_index_get_next_live(unsigned long *index);
 struct ib_device *ibdev_index_get_next_any(unsigned long *index);
+int ibdev_index_rename(struct ib_device *device, const char *name);
 
 /* event.c */
 void ibdev_event_fanout(const struct ib_event *event);
@@ -121,5 +123,8 @@ void ibdev_cgroup_unregister(struct ib_device *device);
 void ibdev_client_add_all(struct ib_device *device);
 void ibdev_client_hide_barrier(struct ib_device *device);
 void ibdev_client_remove_all(struct ib_device *device);
+void ibdev_client_rename_all(struct ib_device *device);
+int ibdev_client_nl_info(struct ib_device *device, const char *name,
+			 struct ib_client_nl_info *info);
 
 #endif

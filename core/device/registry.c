@@ -63,6 +63,36 @@ static void ibdev_registry_unregister_work(struct work_struct *work)
 	put_device(&device->dev);
 }
 
+/*
+ * The driver's last step of a registration, on a device that is live but
+ * has no client yet (ops.enable_driver: e.g. a soft RoCE driver reads its
+ * netdev's state into its port and reports the port active).
+ */
+static int ibdev_registry_enable(struct ib_device *device)
+{
+	int ret;
+
+	if (!device->ops.enable_driver)
+		return 0;
+	ret = device->ops.enable_driver(device);
+	if (ret)
+		dev_warn(&device->dev, "enable_driver failed: %d\n", ret);
+	return ret;
+}
+
+static bool ibdev_unregister_locked(struct ib_device *device);
+
+/*
+ * Take a device whose registration failed after it went live back down;
+ * the driver still owns it (and frees it with ib_dealloc_device()).
+ */
+static void ibdev_registry_undo(struct ib_device *device)
+{
+	mutex_lock(&device->unregistration_lock);
+	ibdev_unregister_locked(device);
+	mutex_unlock(&device->unregistration_lock);
+}
+
 /**
  * ib_register_device - make a device visible to the system and its clients
  * @device: the device, from ib_alloc_device(), with its operations set
@@ -73,9 +103,10 @@ static void ibdev_registry_unregister_work(struct work_struct *work)
  *
  * Queries every port's immutable attributes, sets up the port data, GID
  * tables, the RDMA cgroup's accounting and sysfs
- * (/sys/class/infiniband/<name>), then adds every registered client.  A
- * device is registered once; it is unregistered with ib_unregister_device()
- * or one of its variants.  If ops.dealloc_driver is
+ * (/sys/class/infiniband/<name>), makes the device live,
+ * lets the driver finish with ops.enable_driver, then adds every
+ * registered client.  A device is registered once; it is unregistered with
+ * ib_unregister_device() or one of its variants.  If ops.dealloc_driver is
  * set, an asynchronous unregistration may free @device as soon as this
  * returns.
  *
@@ -109,6 +140,12 @@ int ib_register_device(struct ib_device *device, const char *name,
 	refcount_set(&device->refcount, 2);
 	INIT_WORK(&device->unregistration_work, ibdev_registry_unregister_work);
 	ibdev_index_go_live(device);
+	ret = ibdev_registry_enable(device);
+	if (ret) {
+		ib_device_put(device);
+		ibdev_registry_undo(device);
+		return ret;
+	}
 	ibdev_client_add_all(device);
 	ib_device_put(device);
 	return 0;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * /sys/class/infiniband/<device>: device attributes and ports/<n>/.
+ * /sys/class/infiniband/<device>: device attributes and ports/<n>/; the
+ * hw_counters directories are core/counters/'s.
  *
  * Each port is a struct ib_port (port_data[port].sysfs) whose kobject is
  * ports/<n>; it embeds the kobjects of its numbered-file directories gids/,
@@ -13,6 +14,7 @@
 #include "abi/ib_core/device.h"
 #include <rdma/ib_sysfs.h>
 #include "device/internal.h"
+#include "counters/internal.h"
 
 /* One numbered file (gids/3) of a table directory. */
 struct ibdev_table_attr {
@@ -458,6 +460,7 @@ static void ibdev_table_del(struct ibdev_sysfs_table *t)
 
 static void ibdev_port_del(struct ib_port *p)
 {
+	counters_port_sysfs_del(p->ibdev, p->port_num, &p->kobj);
 	ibdev_table_del(&p->ndevs);
 	ibdev_table_del(&p->types);
 	if (p->gid_attrs.state_initialized) {
@@ -513,6 +516,8 @@ static int ibdev_port_add(struct ib_device *device, u32 port)
 	ret = ibdev_port_add_tables(p);
 	if (!ret && device->ops.port_groups)
 		ret = sysfs_create_groups(&p->kobj, device->ops.port_groups);
+	if (!ret)
+		ret = counters_port_sysfs_add(device, port, &p->kobj);
 	if (ret)
 		goto err;
 	return 0;
@@ -545,9 +550,12 @@ int ibdev_sysfs_add(struct ib_device *device)
 
 	device->groups[0] = &ibdev_attr_group;
 	device->groups[1] = device->ops.device_group;
-	ret = device_add(&device->dev);
+	ret = counters_sysfs_prepare(device);
 	if (ret)
 		return ret;
+	ret = device_add(&device->dev);
+	if (ret)
+		goto err_counters;
 	device->coredev.ports_kobj = kobject_create_and_add("ports",
 							    &device->dev.kobj);
 	if (!device->coredev.ports_kobj) {
@@ -565,6 +573,8 @@ err_ports:
 	ibdev_ports_del(device);
 err_del:
 	device_del(&device->dev);
+err_counters:
+	counters_free(device);
 	return ret;
 }
 
@@ -572,4 +582,5 @@ void ibdev_sysfs_del(struct ib_device *device)
 {
 	ibdev_ports_del(device);
 	device_del(&device->dev);
+	counters_free(device);
 }

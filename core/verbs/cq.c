@@ -10,6 +10,7 @@
  * on it.  The owner serialises create, resize, moderation and destroy.
  */
 #include "abi/ib_core/verbs.h"
+#include "core/restrack.h"
 
 /**
  * __ib_create_cq() - create a completion queue
@@ -48,10 +49,14 @@ struct ib_cq *__ib_create_cq(struct ib_device *device, ib_comp_handler comp_hand
 	cq->cq_context = cq_context;
 	cq->comp_vector = cq_attr->comp_vector;
 	atomic_set(&cq->usecnt, 0);
+	rdma_restrack_new(&cq->res, RDMA_RESTRACK_CQ);
+	rdma_restrack_set_name(&cq->res, caller);
 
 	err = device->ops.create_cq(cq, cq_attr, NULL);
-	if (!err)
+	if (!err) {
+		rdma_restrack_add(&cq->res);
 		return cq;
+	}
 	kfree(cq);
 	return ERR_PTR(err);
 }
@@ -77,11 +82,16 @@ int ib_destroy_cq_user(struct ib_cq *cq, struct ib_udata *udata)
 	if (atomic_read(&cq->usecnt))
 		return -EBUSY;
 
+	/* Hidden while the driver destroys it; listed again if it refuses. */
+	rdma_restrack_begin_del(&cq->res);
 	ret = cq->device->ops.destroy_cq(cq, udata);
-	if (ret)
-		return ret;
-	kfree(cq);
-	return 0;
+	if (!ret) {
+		rdma_restrack_commit_del(&cq->res);
+		kfree(cq);
+	} else {
+		rdma_restrack_abort_del(&cq->res);
+	}
+	return ret;
 }
 EXPORT_SYMBOL(ib_destroy_cq_user);
 

@@ -9,6 +9,15 @@
  * deregistration of one MR.
  */
 #include "abi/ib_core/verbs.h"
+#include "core/restrack.h"
+
+/* List @mr for resource tracking, owned by the owner of @pd. */
+static void mr_track(struct ib_mr *mr, struct ib_pd *pd)
+{
+	rdma_restrack_new(&mr->res, RDMA_RESTRACK_MR);
+	rdma_restrack_parent_name(&mr->res, &pd->res);
+	rdma_restrack_add(&mr->res);
+}
 
 static void mr_init_common(struct ib_mr *mr, struct ib_pd *pd,
 			   enum ib_mr_type type)
@@ -20,6 +29,7 @@ static void mr_init_common(struct ib_mr *mr, struct ib_pd *pd,
 	mr->dm = NULL;
 	mr->need_inval = false;
 	atomic_inc(&pd->usecnt);
+	mr_track(mr, pd);
 }
 
 /**
@@ -114,9 +124,13 @@ int ib_dereg_mr_user(struct ib_mr *mr, struct ib_udata *udata)
 	struct ib_dm *dm = mr->dm;
 	int ret;
 
+	/* The driver frees the MR: forget it first, list it again if it stays. */
+	rdma_restrack_del(&mr->res);
 	ret = mr->device->ops.dereg_mr(mr, udata);
-	if (ret)
+	if (ret) {
+		mr_track(mr, pd);
 		return ret;
+	}
 
 	atomic_dec(&pd->usecnt);
 	if (dm)

@@ -9,6 +9,7 @@
  * counted in usecnt.
  */
 #include "abi/ib_core/verbs.h"
+#include "core/restrack.h"
 
 /* The DMA MR that gives the PD its lkey and/or global rkey. */
 static int ib_pd_internal_mr(struct ib_pd *pd, int access)
@@ -64,6 +65,7 @@ static int ib_pd_mr_access(struct ib_device *device, unsigned int flags,
  *
  * Every PD has a local_dma_lkey for local memory operations: the device's
  * own when it has IBK_LOCAL_DMA_LKEY, else that of a DMA MR the PD owns.
+ * The PD is listed by resource tracking with @caller as its owner.
  *
  * Return: the PD, or an ERR_PTR: -EOPNOTSUPP if the device cannot provide
  * what is needed, -ENOMEM, or the driver's error.
@@ -83,6 +85,8 @@ struct ib_pd *__ib_alloc_pd(struct ib_device *device, unsigned int flags,
 	/* Zeroed: no users, no internal MR, no uobject (a kernel PD). */
 	pd->flags = flags;
 	pd->device = device;
+	rdma_restrack_new(&pd->res, RDMA_RESTRACK_PD);
+	rdma_restrack_set_name(&pd->res, caller);
 	ret = device->ops.alloc_pd(pd, NULL);
 	if (ret)
 		goto err_free;
@@ -95,6 +99,7 @@ struct ib_pd *__ib_alloc_pd(struct ib_device *device, unsigned int flags,
 		if (ret)
 			goto err_dealloc;
 	}
+	rdma_restrack_add(&pd->res);
 	return pd;
 
 err_dealloc:
@@ -127,16 +132,22 @@ int ib_dealloc_pd_user(struct ib_pd *pd, struct ib_udata *udata)
 			 users);
 		return -EBUSY;
 	}
+	rdma_restrack_begin_del(&pd->res);
 	if (pd->__internal_mr) {
 		ret = device->ops.dereg_mr(pd->__internal_mr, NULL);
 		if (ret)
-			return ret;
+			goto err_restore;
 		pd->__internal_mr = NULL;
 	}
 	ret = device->ops.dealloc_pd(pd, udata);
 	if (ret)
-		return ret;
+		goto err_restore;
+	rdma_restrack_commit_del(&pd->res);
 	kfree(pd);
 	return 0;
+
+err_restore:
+	rdma_restrack_abort_del(&pd->res);
+	return ret;
 }
 EXPORT_SYMBOL(ib_dealloc_pd_user);

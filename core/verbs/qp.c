@@ -19,6 +19,7 @@
 #include "netdev/internal.h"
 #include "verbs/internal.h"
 #include "core/user_verbs.h"
+#include "core/restrack.h"
 
 /*
  * The use counts a QP holds: on its PD, its CQs, its SRQ and its receive
@@ -172,6 +173,8 @@ struct ib_qp *ib_create_qp_kernel(struct ib_pd *pd,
 	if (!qp)
 		return ERR_PTR(-ENOMEM);
 
+	rdma_restrack_new(&qp->res, RDMA_RESTRACK_QP);
+	rdma_restrack_set_name(&qp->res, caller);
 	ret = dev->ops.create_qp(qp, qp_init_attr, NULL);
 	if (ret) {
 		kfree(qp);
@@ -187,6 +190,7 @@ struct ib_qp *ib_create_qp_kernel(struct ib_pd *pd,
 				 dev->attrs.max_sge_rd);
 	qp->integrity_en = !!(qp_init_attr->create_flags &
 			      IB_QP_CREATE_INTEGRITY_EN);
+	rdma_restrack_add(&qp->res);
 
 	if (qp_init_attr->cap.max_rdma_ctxs) {
 		ret = rw_qp_create_pools(qp, qp_init_attr);
@@ -395,9 +399,13 @@ int ib_destroy_qp_user(struct ib_qp *qp, struct ib_udata *udata)
 	if (!qp->uobject)
 		rw_qp_destroy_pools(qp);
 
+	rdma_restrack_begin_del(&qp->res);
 	ret = qp->device->ops.destroy_qp(qp, udata);
-	if (ret)
+	if (ret) {
+		rdma_restrack_abort_del(&qp->res);
 		return ret;
+	}
+	rdma_restrack_commit_del(&qp->res);
 
 	qp_drop_refs(qp);
 	kfree(qp);

@@ -9,6 +9,7 @@
  * and destroy; posting receives does not touch anything here.
  */
 #include "abi/ib_core/verbs.h"
+#include "core/restrack.h"
 
 static void srq_take_refs(struct ib_srq *srq)
 {
@@ -73,12 +74,16 @@ struct ib_srq *ib_create_srq_user(struct ib_pd *pd,
 	if (type == IB_SRQT_XRC)
 		srq->ext.xrc.xrcd = srq_init_attr->ext.xrc.xrcd;
 
+	rdma_restrack_new(&srq->res, RDMA_RESTRACK_SRQ);
+	rdma_restrack_parent_name(&srq->res, &pd->res);
 	ret = dev->ops.create_srq(srq, srq_init_attr, udata);
 	if (ret) {
+		rdma_restrack_put(&srq->res);
 		kfree(srq);
 		return ERR_PTR(ret);
 	}
 	srq_take_refs(srq);
+	rdma_restrack_add(&srq->res);
 	return srq;
 }
 EXPORT_SYMBOL(ib_create_srq_user);
@@ -127,16 +132,20 @@ EXPORT_SYMBOL(ib_query_srq);
  */
 int ib_destroy_srq_user(struct ib_srq *srq, struct ib_udata *udata)
 {
-	int ret;
+	int err;
 
 	if (atomic_read(&srq->usecnt))
 		return -EBUSY;
 
-	ret = srq->device->ops.destroy_srq(srq, udata);
-	if (ret)
-		return ret;
-
+	/* Hidden while the driver destroys it; listed again if it refuses. */
+	rdma_restrack_begin_del(&srq->res);
+	err = srq->device->ops.destroy_srq(srq, udata);
+	if (err) {
+		rdma_restrack_abort_del(&srq->res);
+		return err;
+	}
 	srq_drop_refs(srq);
+	rdma_restrack_commit_del(&srq->res);
 	kfree(srq);
 	return 0;
 }

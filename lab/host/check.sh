@@ -202,7 +202,7 @@ vm_suite() {
 # The test kernel: every KUnit suite module and every scenario, one boot.
 if [ -n "$tk" ] && [ $built_test -eq 1 ] && [ $have_rootfs -eq 1 ]; then
 	mapfile -t suites < <(built_modules "$TOP_DIR/build/$trel" | grep '/kunit/' |
-		grep -vE '/rdma_kunit_(tdev|lib)\.ko$' | sed 's#.*/##; s/\.ko$//' | sort)
+		grep -vE '/rdma_kunit_(tdev|lib|tlink)\.ko$' | sed 's#.*/##; s/\.ko$//' | sort)
 	mapfile -t scen < <(scenarios_for test)
 	[ ${#suites[@]} -gt 0 ] || result FAIL kunit "no suite module was built"
 	step "test-kernel VM: KUnit ${suites[*]}; scenarios ${scen[*]}"

@@ -35,7 +35,7 @@ show ip -br addr show dev veth0
 show ip -br addr show dev veth1
 
 section "Our RDMA core with Debian's rdma_rxe on it"
-lab_load rdma_rxe || { failed "modprobe rdma_rxe"; exit 1; }
+lab_load_intree rdma_rxe || { failed "modprobe rdma_rxe"; exit 1; }
 lab_load rdma_devwatch || failed "rdma_devwatch did not load"
 lab_load rdma_traffic || failed "rdma_traffic did not load"
 for m in ib_core ib_uverbs rdma_rxe; do

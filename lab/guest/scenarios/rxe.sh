@@ -16,7 +16,7 @@ check() { _c=$1; shift; lab_check "$S/$_c" "$@"; }
 setup() {
 	lab_veth_pair || { fail net/veth "veth pair"; return 1; }
 	dmesg -C
-	if ! lab_load rdma_rxe; then fail load "modprobe rdma_rxe"; return 1; fi
+	if ! lab_load_intree rdma_rxe; then fail load "modprobe rdma_rxe"; return 1; fi
 	if dmesg | grep -q 'disagrees about version of symbol'; then
 		fail load/crc "$(dmesg | grep -m1 'disagrees about version')"
 	else

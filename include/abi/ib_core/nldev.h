@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ABI profile of ib_core's drivers/infiniband/core/nldev.c in the target:
+ * the type definitions that file sees.  Included first by each of our
+ * files that exports symbols the target exports from there
+ * (Documentation/abi.rst).
+ */
+#ifndef OOT_ABI_IB_CORE_NLDEV_H
+#define OOT_ABI_IB_CORE_NLDEV_H
+
+#include <linux/module.h>
+#include <linux/pid.h>
+#include <linux/pid_namespace.h>
+#include <linux/mutex.h>
+#include <net/netlink.h>
+#include <rdma/rdma_cm.h>
+#include <rdma/rdma_netlink.h>
+#include <linux/list.h>
+#include <linux/spinlock.h>
+#include <linux/cgroup_rdma.h>
+#include <net/net_namespace.h>
+#include <net/netns/generic.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/opa_addr.h>
+#include <rdma/ib_mad.h>
+#include <rdma/ib_smi.h>
+#include <rdma/opa_smi.h>
+#include <rdma/restrack.h>
+#include <linux/completion.h>
+#include <linux/workqueue.h>
+#include "abi/ib_core/types.h"
+#include <linux/kref.h>
+#include <linux/idr.h>
+#include <linux/cdev.h>
+#include <rdma/ib_umem.h>
+#include <rdma/ib_user_verbs.h>
+#include <rdma/uverbs_std_types.h>
+#define UVERBS_MODULE_NAME ib_uverbs
+#include <rdma/uverbs_named_ioctl.h>
+
+#endif
