@@ -9,6 +9,7 @@
  * deregistration of one MR.
  */
 #include "abi/ib_core/verbs.h"
+#include "core/restrack.h"
 
 /**
  * ib_reg_user_mr() - register user memory for a kernel caller
@@ -17,6 +18,8 @@
  * @length: its length in bytes
  * @virt_addr: the I/O virtual address the MR exposes it at
  * @access_flags: IB_ACCESS_* rights
+ *
+ * The MR is listed by resource tracking with the owner of @pd.
  *
  * Return: the MR, to be freed with ib_dereg_mr(), or an ERR_PTR():
  * -EOPNOTSUPP if the device cannot register user memory, -EINVAL for
@@ -47,6 +50,9 @@ struct ib_mr *ib_reg_user_mr(struct ib_pd *pd, u64 start, u64 length,
 	mr->iova = virt_addr;
 	mr->length = length;
 	atomic_inc(&pd->usecnt);
+	rdma_restrack_new(&mr->res, RDMA_RESTRACK_MR);
+	rdma_restrack_parent_name(&mr->res, &pd->res);
+	rdma_restrack_add(&mr->res);
 	return mr;
 }
 EXPORT_SYMBOL(ib_reg_user_mr);

@@ -13,12 +13,17 @@
 #include "abi/ib_core/verbs.h"
 #include "verbs/internal.h"
 #include "core/user_verbs.h"
+#include "core/restrack.h"
 
-/* The driver's QP, owned by @uobj (NULL: the kernel module @caller). */
+/*
+ * The driver's QP, owned by @uobj and the current task, or with @udata and
+ * @uobj NULL by the kernel module @caller.
+ */
 static struct ib_qp *qp_user_create(struct ib_device *dev, struct ib_pd *pd,
 				    struct ib_qp_init_attr *attr,
 				    struct ib_udata *udata,
-				    struct ib_uqp_object *uobj)
+				    struct ib_uqp_object *uobj,
+				    const char *caller)
 {
 	struct ib_qp *qp;
 	int ret;
@@ -30,15 +35,19 @@ static struct ib_qp *qp_user_create(struct ib_device *dev, struct ib_pd *pd,
 	if (!qp)
 		return ERR_PTR(-ENOMEM);
 	qp->uobject = uobj;
+	rdma_restrack_new(&qp->res, RDMA_RESTRACK_QP);
+	rdma_restrack_set_name(&qp->res, udata ? NULL : caller);
 
 	ret = dev->ops.create_qp(qp, attr, udata);
 	if (ret) {
+		rdma_restrack_put(&qp->res);
 		kfree(qp);
 		return ERR_PTR(ret);
 	}
 	/* The driver must not replace the CQs the caller chose */
 	qp->send_cq = attr->send_cq;
 	qp->recv_cq = attr->recv_cq;
+	rdma_restrack_add(&qp->res);
 	return qp;
 }
 
@@ -54,7 +63,8 @@ static struct ib_qp *qp_user_create(struct ib_device *dev, struct ib_pd *pd,
  * @caller: the creating module's name, the owner of XRC target QPs
  *
  * Takes no use counts on the objects the QP is created with; the caller
- * does with ib_qp_usecnt_inc().
+ * does with ib_qp_usecnt_inc().  Resource tracking lists a user's QP with
+ * the current task as its owner, an XRC target QP with @caller.
  *
  * Return: the QP (for an XRC target QP, the user's handle on it) or an
  * ERR_PTR(): -EOPNOTSUPP if the device cannot create QPs, -ENOMEM, or the
@@ -68,9 +78,9 @@ struct ib_qp *ib_create_qp_user(struct ib_device *dev, struct ib_pd *pd,
 	struct ib_qp *real, *handle;
 
 	if (attr->qp_type != IB_QPT_XRC_TGT)
-		return qp_user_create(dev, pd, attr, udata, uobj);
+		return qp_user_create(dev, pd, attr, udata, uobj, NULL);
 
-	real = qp_user_create(dev, pd, attr, NULL, NULL);
+	real = qp_user_create(dev, pd, attr, NULL, NULL, caller);
 	if (IS_ERR(real))
 		return real;
 	handle = qp_xrc_adopt(real, attr);
