@@ -43,16 +43,16 @@ struct ib_mr *ib_reg_user_mr(struct ib_pd *pd, u64 start, u64 length,
 	if (IS_ERR(mr))
 		return mr;
 
-	mr->device = dev;
-	mr->pd = pd;
-	mr->type = IB_MR_TYPE_USER;
-	mr->dm = NULL;
 	mr->iova = virt_addr;
 	mr->length = length;
-	atomic_inc(&pd->usecnt);
+	mr->dm = NULL;
+	mr->type = IB_MR_TYPE_USER;
+	mr->pd = pd;
+	mr->device = dev;
 	rdma_restrack_new(&mr->res, RDMA_RESTRACK_MR);
 	rdma_restrack_parent_name(&mr->res, &pd->res);
 	rdma_restrack_add(&mr->res);
+	atomic_inc(&pd->usecnt);
 	return mr;
 }
 EXPORT_SYMBOL(ib_reg_user_mr);

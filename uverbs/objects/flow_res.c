@@ -82,16 +82,16 @@ EXPORT_SYMBOL(flow_resources_add);
  */
 void ib_uverbs_flow_resources_free(struct ib_uflow_resources *uflow_res)
 {
-	size_t i;
+	struct ib_uflow_resources *res = uflow_res;
 
-	if (!uflow_res)
+	if (!res)
 		return;
-	for (i = 0; i < uflow_res->collection_num; i++)
-		atomic_dec(&uflow_res->collection[i]->usecnt);
-	for (i = 0; i < uflow_res->counters_num; i++)
-		atomic_dec(&uflow_res->counters[i]->usecnt);
-	kfree(uflow_res->collection);
-	kfree(uflow_res->counters);
-	kfree(uflow_res);
+	while (res->counters_num)
+		atomic_dec(&res->counters[--res->counters_num]->usecnt);
+	while (res->collection_num)
+		atomic_dec(&res->collection[--res->collection_num]->usecnt);
+	kfree(res->counters);
+	kfree(res->collection);
+	kfree(res);
 }
 EXPORT_SYMBOL(ib_uverbs_flow_resources_free);
