@@ -43,11 +43,11 @@
  *
  * write() commands
  *   Numbered by enum ib_uverbs_write_cmds (legacy) and
- *   enum ib_uverbs_ex_write_cmds (DECLARE_UVERBS_WRITE_EX), declared with
- *   DECLARE_UVERBS_WRITE(num, handler, UVERBS_WRITE_*(...)) inside
- *   DECLARE_UVERBS_OBJECT(); the UVERBS_WRITE_* macros below describe the
- *   request and response so that the framework checks the lengths and
- *   splits core and driver data (udata).  A handler reads its request
+ *   enum ib_uverbs_ex_write_cmds (extended), declared with
+ *   UVERBS_WRITE(num, handler, UVERBS_WRITE_*(...)) or UVERBS_WRITE_EX()
+ *   inside DECLARE_UVERBS_OBJECT(); the UVERBS_WRITE_* descriptions say
+ *   what the request and response are, so that the framework checks the
+ *   lengths and splits core and driver data (udata).  A handler reads its request
  *   with uverbs_write_request() and answers with uverbs_write_response();
  *   the same handler also runs through ioctl() INVOKE_WRITE.  A write
  *   handler that allocates an object hands it to the framework with
@@ -104,6 +104,10 @@
 #include <rdma/ib_verbs.h>
 #include <rdma/uverbs_ioctl.h>
 #include <rdma/uverbs_std_types.h>
+#ifndef UVERBS_MODULE_NAME
+#define UVERBS_MODULE_NAME ib_uverbs
+#endif
+#include <rdma/uverbs_named_ioctl.h>
 #include "abi/ib_uverbs/types.h"
 #include "abi/ib_uverbs/api_types.h"
 
@@ -132,6 +136,27 @@ to_uverbs_device(struct ib_uverbs_device *udev)
 	return container_of(udev, struct uverbs_device, base);
 }
 
+/**
+ * struct uverbs_file - our side of an open /dev/infiniband/uverbsN
+ * @base: the target's structure (ucontext->ufile, filp->private_data)
+ * @ibdev: the RDMA device it was opened on; the file holds a reference
+ *	to its struct device, so that its memory outlives a disassociation
+ *	while the file is open
+ * @retired: the user context of a disassociated file: the driver has
+ *	freed what it hung on it, but mappings the driver made may still
+ *	reach it until the file is released, which frees it
+ */
+struct uverbs_file {
+	struct ib_uverbs_file base;
+	struct ib_device *ibdev;
+	struct ib_ucontext *retired;
+};
+
+static inline struct uverbs_file *to_uverbs_file(struct ib_uverbs_file *ufile)
+{
+	return container_of(ufile, struct uverbs_file, base);
+}
+
 /*
  * The RDMA device behind @ufile, NULL once disassociated.  The caller is
  * in the SRCU read section of ufile->device->disassociate_srcu (every
@@ -149,6 +174,10 @@ uverbs_attrs_ibdev(const struct uverbs_attr_bundle *attrs)
 	return uverbs_ufile_ibdev(attrs->ufile);
 }
 
+/* device.c: the character devices and the client */
+int uverbs_devices_init(void);
+void uverbs_devices_exit(void);
+
 /* file.c: the file operations of /dev/infiniband/uverbsN */
 extern const struct file_operations uverbs_file_fops;
 extern const struct file_operations uverbs_file_mmap_fops;
@@ -162,7 +191,8 @@ void uverbs_device_put(struct ib_uverbs_device *udev);
 /**
  * struct uverbs_api_ioctl_method - an ioctl() method of a device's tree
  * @handler: the handler; NULL once the device is disassociated if it is
- *	in the driver's module (read under disassociate_srcu)
+ *	in the driver's module (READ_ONCE() within disassociate_srcu, which
+ *	disassociation waits for after clearing it)
  * @mandatory: attributes (by bundle key) the caller must give
  * @udata_present: the method takes UVERBS_ATTR_UHW() driver data
  * @from_driver: the handler or an attribute belongs to the driver
@@ -170,17 +200,15 @@ void uverbs_device_put(struct ib_uverbs_device *udev);
  * @nr_bkeys: one more than the highest bundle key of its attributes
  * @destroy_bkey: the bundle key of its DESTROY object attribute, or
  *	UVERBS_API_ATTR_BKEY_LEN if it has none
- * @ctx_size: bytes of one call's context (ioctl.c), computed once
  */
 struct uverbs_api_ioctl_method {
-	int (__rcu *handler)(struct uverbs_attr_bundle *attrs);
+	int (*handler)(struct uverbs_attr_bundle *attrs);
 	DECLARE_BITMAP(mandatory, UVERBS_API_ATTR_BKEY_LEN);
 	u8 udata_present:1;
 	u8 from_driver:1;
 	u8 disabled:1;
 	u8 nr_bkeys;
 	u8 destroy_bkey;
-	u16 ctx_size;
 };
 
 /*
@@ -189,16 +217,22 @@ struct uverbs_api_ioctl_method {
  */
 extern const struct uapi_definition uverbs_def_engine[];
 extern const struct uapi_definition uverbs_def_objects[];
+/* The engine's part: device_obj.c, event_obj.c */
+extern const struct uapi_definition uverbs_def_device_engine[];
+extern const struct uapi_definition uverbs_def_event_files[];
 
 struct uverbs_api *uverbs_uapi_alloc(struct ib_device *ibdev,
 				     const struct uapi_definition *core);
-void uverbs_uapi_revoke(struct uverbs_api *uapi);
+void uverbs_uapi_revoke_methods(struct uverbs_api *uapi);
+void uverbs_uapi_revoke_types(struct uverbs_api *uapi);
 void uverbs_uapi_free(struct uverbs_api *uapi);
 const struct uverbs_api_ioctl_method *
 uverbs_uapi_ioctl_method(struct uverbs_api *uapi, u16 object_id,
 			 u16 method_id, u32 *method_key);
 const struct uverbs_api_attr *
 uverbs_uapi_attr(struct uverbs_api *uapi, u32 method_key, u16 attr_id);
+const struct uverbs_api_attr *
+uverbs_uapi_attr_by_bkey(struct uverbs_api *uapi, u32 method_key, u32 bkey);
 const struct uverbs_api_write_method *
 uverbs_uapi_write_method(struct uverbs_api *uapi, u32 command);
 
@@ -217,25 +251,49 @@ const struct uverbs_api_object *uapi_get_object(struct uverbs_api *uapi,
 						u16 object_id);
 
 /*
- * Request and response of a write() command, for the '...' of
- * DECLARE_UVERBS_WRITE(): only a request (_I), a request and a response
- * (_IO; the request starts with the u64 "response" user pointer), and
- * with driver data after both (_UDATA_*: the structures end in a
- * driver_data[] flexible array).  The _EX forms name the last member the
- * caller must send (extended commands may grow).
+ * A write() command, an entry of DECLARE_UVERBS_OBJECT():
+ *   UVERBS_WRITE(IB_USER_VERBS_CMD_ALLOC_PD, handler,
+ *		  UVERBS_WRITE_UDATA_IO(struct ib_uverbs_alloc_pd,
+ *					struct ib_uverbs_alloc_pd_resp)),
+ *   UAPI_DEF_METHOD_NEEDS_FN(alloc_pd),
+ * UVERBS_WRITE_EX() for an extended command.  (The public
+ * DECLARE_UVERBS_WRITE() does the same, but initialises .write twice,
+ * which sparse reports.)  The descriptions say what the request and the
+ * response are: only a request (_I), a request and a response (_IO; the
+ * request starts with the u64 "response" user pointer), and with driver
+ * data after both (_UDATA_*: the structures end in a driver_data[]
+ * flexible array).  The _EX forms name the last member the caller must
+ * send (extended commands may grow).
  */
+#define UVERBS_WRITE(_num, _handler, ...)				\
+	{								\
+		.kind = UAPI_DEF_WRITE,					\
+		.scope = UAPI_SCOPE_OBJECT,				\
+		.write = { .command_num = _num, __VA_ARGS__ },		\
+		.func_write = _handler,					\
+	}
+
+#define UVERBS_WRITE_EX(_num, _handler, ...)				\
+	{								\
+		.kind = UAPI_DEF_WRITE,					\
+		.scope = UAPI_SCOPE_OBJECT,				\
+		.write = { .command_num = _num, .is_ex = 1,		\
+			   __VA_ARGS__ },				\
+		.func_write = _handler,					\
+	}
+
 #define UVERBS_WRITE_IO(_req, _resp)					\
-	.write.has_resp = 1 +						\
+	.has_resp = 1 +							\
 		BUILD_BUG_ON_ZERO(offsetof(_req, response) ||		\
 				  sizeof_field(_req, response) != 8),	\
-	.write.req_size = sizeof(_req),					\
-	.write.resp_size = sizeof(_resp)
+	.req_size = sizeof(_req),					\
+	.resp_size = sizeof(_resp)
 
-#define UVERBS_WRITE_I(_req) .write.req_size = sizeof(_req)
+#define UVERBS_WRITE_I(_req) .req_size = sizeof(_req)
 
 #define UVERBS_WRITE_UDATA_IO(_req, _resp)				\
 	UVERBS_WRITE_IO(_req, _resp),					\
-	.write.has_udata = 1 +						\
+	.has_udata = 1 +						\
 		BUILD_BUG_ON_ZERO(offsetof(_req, driver_data) !=	\
 				  sizeof(_req) ||			\
 				  offsetof(_resp, driver_data) !=	\
@@ -243,21 +301,62 @@ const struct uverbs_api_object *uapi_get_object(struct uverbs_api *uapi,
 
 #define UVERBS_WRITE_UDATA_I(_req)					\
 	UVERBS_WRITE_I(_req),						\
-	.write.has_udata = 1 +						\
+	.has_udata = 1 +						\
 		BUILD_BUG_ON_ZERO(offsetof(_req, driver_data) !=	\
 				  sizeof(_req))
 
 #define UVERBS_WRITE_IO_EX(_req, _req_last, _resp, _resp_last)		\
-	.write.has_resp = 1,						\
-	.write.req_size = offsetofend(_req, _req_last),			\
-	.write.resp_size = offsetofend(_resp, _resp_last)
+	.has_resp = 1,							\
+	.req_size = offsetofend(_req, _req_last),			\
+	.resp_size = offsetofend(_resp, _resp_last)
 
 #define UVERBS_WRITE_I_EX(_req, _req_last)				\
-	.write.req_size = offsetofend(_req, _req_last)
+	.req_size = offsetofend(_req, _req_last)
 
 /* ---------------------------------------------------------------------
  * Running commands (write.c, ioctl.c)
  */
+
+/**
+ * struct uverbs_call - one system call running a handler
+ * @uapi: the device's tree
+ * @method: the ioctl() method, NULL for write()
+ * @method_key: its key in @uapi
+ * @user_attrs: the attributes in userspace
+ * @uattrs: their copy
+ * @held: bundle keys of attributes holding an object to finalize
+ * @held_arrays: bundle keys of attributes holding an array of objects
+ * @hw_created: bundle keys of NEW objects whose hardware object the
+ *	handler created (uverbs_finalize_uobj_create())
+ * @chunks: memory of _uverbs_alloc() beyond @pool, freed at the end
+ * @pool: what is left of the call's own scratch memory
+ * @pool_left: its bytes
+ * @bundle: what the handler gets; its attrs[] follow (ioctl() only)
+ */
+struct uverbs_call {
+	struct uverbs_api *uapi;
+	const struct uverbs_api_ioctl_method *method;
+	u32 method_key;
+	struct ib_uverbs_attr __user *user_attrs;
+	struct ib_uverbs_attr *uattrs;
+	DECLARE_BITMAP(held, UVERBS_API_ATTR_BKEY_LEN);
+	DECLARE_BITMAP(held_arrays, UVERBS_API_ATTR_BKEY_LEN);
+	DECLARE_BITMAP(hw_created, UVERBS_API_ATTR_BKEY_LEN);
+	struct uverbs_alloc_chunk *chunks;
+	u8 *pool;
+	size_t pool_left;
+	struct uverbs_attr_bundle bundle;
+};
+
+static inline struct uverbs_call *
+to_uverbs_call(const struct uverbs_attr_bundle *bundle)
+{
+	return container_of(bundle, struct uverbs_call, bundle);
+}
+
+void uverbs_call_free_chunks(struct uverbs_call *call);
+int uverbs_set_output(const struct uverbs_attr_bundle *bundle,
+		      const struct uverbs_attr *attr);
 
 long uverbs_ioctl(struct file *filp, unsigned int cmd, unsigned long arg);
 ssize_t uverbs_write(struct file *filp, const char __user *buf, size_t count,
@@ -300,6 +399,13 @@ struct ib_udata *uverbs_get_cleared_udata(struct uverbs_attr_bundle *attrs);
  * Objects (uobject.c, idr.c, fd.c, cleanup.c)
  */
 
+int uverbs_uobj_destroy_locked(struct ib_uobject *uobj,
+			       enum rdma_remove_reason reason,
+			       struct uverbs_attr_bundle *attrs);
+bool uverbs_uobj_trylock(struct ib_uobject *uobj, enum rdma_lookup_mode mode);
+void uverbs_uobj_unlock(struct ib_uobject *uobj, enum rdma_lookup_mode mode);
+struct ib_uobject *uverbs_uobj_alloc(const struct uverbs_api_object *obj,
+				     struct uverbs_attr_bundle *attrs);
 struct ib_uobject *uverbs_get_uobject_from_file(u16 object_id,
 						enum uverbs_obj_access access,
 						s64 id,
@@ -342,6 +448,7 @@ struct uverbs_comp_file {
 };
 
 extern const struct file_operations uverbs_async_event_fops;
+int uverbs_async_event_release(struct inode *inode, struct file *filp);
 extern const struct file_operations uverbs_comp_event_fops;
 
 void uverbs_event_queue_init(struct ib_uverbs_event_queue *queue);

@@ -26,4 +26,9 @@ struct rdma_umap_priv {
 	struct rdma_user_mmap_entry *entry;
 };
 
+/* ib_core's export that takes it (core/umap/io.c), for ib_uverbs. */
+void rdma_umap_priv_init(struct rdma_umap_priv *priv,
+			 struct vm_area_struct *vma,
+			 struct rdma_user_mmap_entry *entry);
+
 #endif
