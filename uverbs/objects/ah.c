@@ -105,12 +105,11 @@ const struct uapi_definition uverbs_def_obj_ah[] = {
 				      UAPI_DEF_OBJ_NEEDS_FN(destroy_ah)),
 	DECLARE_UVERBS_OBJECT(
 		UVERBS_OBJECT_AH,
-		DECLARE_UVERBS_WRITE(IB_USER_VERBS_CMD_CREATE_AH, ah_create,
-				     UVERBS_WRITE_UDATA_IO(
-					     struct ib_uverbs_create_ah,
-					     struct ib_uverbs_create_ah_resp)),
-		DECLARE_UVERBS_WRITE(IB_USER_VERBS_CMD_DESTROY_AH, ah_destroy,
-				     UVERBS_WRITE_I(struct ib_uverbs_destroy_ah)),
+		UVERBS_WRITE(IB_USER_VERBS_CMD_CREATE_AH, ah_create,
+			     UVERBS_WRITE_UDATA_IO(struct ib_uverbs_create_ah,
+						   struct ib_uverbs_create_ah_resp)),
+		UVERBS_WRITE(IB_USER_VERBS_CMD_DESTROY_AH, ah_destroy,
+			     UVERBS_WRITE_I(struct ib_uverbs_destroy_ah)),
 		UAPI_DEF_OBJ_NEEDS_FN(create_user_ah),
 		UAPI_DEF_OBJ_NEEDS_FN(destroy_ah)),
 	{}

@@ -35,11 +35,8 @@ static int comp_channel_create(struct uverbs_attr_bundle *attrs)
 const struct uapi_definition uverbs_def_obj_comp_channel[] = {
 	DECLARE_UVERBS_OBJECT(
 		UVERBS_OBJECT_COMP_CHANNEL,
-		DECLARE_UVERBS_WRITE(
-			IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL,
-			comp_channel_create,
-			UVERBS_WRITE_IO(
-				struct ib_uverbs_create_comp_channel,
-				struct ib_uverbs_create_comp_channel_resp))),
+		UVERBS_WRITE(IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL, comp_channel_create,
+			     UVERBS_WRITE_IO(struct ib_uverbs_create_comp_channel,
+					     struct ib_uverbs_create_comp_channel_resp))),
 	{}
 };

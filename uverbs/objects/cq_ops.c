@@ -159,25 +159,19 @@ static int cq_modify(struct uverbs_attr_bundle *attrs)
 const struct uapi_definition uverbs_def_obj_cq_ops[] = {
 	DECLARE_UVERBS_OBJECT(
 		UVERBS_OBJECT_CQ,
-		DECLARE_UVERBS_WRITE(IB_USER_VERBS_CMD_RESIZE_CQ, cq_resize,
-				     UVERBS_WRITE_UDATA_IO(
-					     struct ib_uverbs_resize_cq,
-					     struct ib_uverbs_resize_cq_resp),
-				     UAPI_DEF_METHOD_NEEDS_FN(resize_cq)),
-		DECLARE_UVERBS_WRITE(IB_USER_VERBS_CMD_POLL_CQ, cq_poll,
-				     UVERBS_WRITE_IO(
-					     struct ib_uverbs_poll_cq,
-					     struct ib_uverbs_poll_cq_resp),
-				     UAPI_DEF_METHOD_NEEDS_FN(poll_cq)),
-		DECLARE_UVERBS_WRITE(IB_USER_VERBS_CMD_REQ_NOTIFY_CQ,
-				     cq_req_notify,
-				     UVERBS_WRITE_I(
-					     struct ib_uverbs_req_notify_cq),
-				     UAPI_DEF_METHOD_NEEDS_FN(req_notify_cq)),
-		DECLARE_UVERBS_WRITE_EX(IB_USER_VERBS_EX_CMD_MODIFY_CQ,
-					cq_modify,
-					UVERBS_WRITE_I(
-						struct ib_uverbs_ex_modify_cq),
-					UAPI_DEF_METHOD_NEEDS_FN(modify_cq))),
+		UVERBS_WRITE(IB_USER_VERBS_CMD_RESIZE_CQ, cq_resize,
+			     UVERBS_WRITE_UDATA_IO(struct ib_uverbs_resize_cq,
+						   struct ib_uverbs_resize_cq_resp)),
+		UAPI_DEF_METHOD_NEEDS_FN(resize_cq),
+		UVERBS_WRITE(IB_USER_VERBS_CMD_POLL_CQ, cq_poll,
+			     UVERBS_WRITE_IO(struct ib_uverbs_poll_cq,
+					     struct ib_uverbs_poll_cq_resp)),
+		UAPI_DEF_METHOD_NEEDS_FN(poll_cq),
+		UVERBS_WRITE(IB_USER_VERBS_CMD_REQ_NOTIFY_CQ, cq_req_notify,
+			     UVERBS_WRITE_I(struct ib_uverbs_req_notify_cq)),
+		UAPI_DEF_METHOD_NEEDS_FN(req_notify_cq),
+		UVERBS_WRITE_EX(IB_USER_VERBS_EX_CMD_MODIFY_CQ, cq_modify,
+				UVERBS_WRITE_I(struct ib_uverbs_ex_modify_cq)),
+		UAPI_DEF_METHOD_NEEDS_FN(modify_cq)),
 	{}
 };

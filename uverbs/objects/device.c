@@ -183,17 +183,14 @@ const struct uapi_definition uverbs_def_obj_device[] = {
 	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_DEVICE),
 	DECLARE_UVERBS_OBJECT(
 		UVERBS_OBJECT_DEVICE,
-		DECLARE_UVERBS_WRITE(IB_USER_VERBS_CMD_QUERY_DEVICE,
-				     device_query,
-				     UVERBS_WRITE_IO(
-					     struct ib_uverbs_query_device,
+		UVERBS_WRITE(IB_USER_VERBS_CMD_QUERY_DEVICE, device_query,
+			     UVERBS_WRITE_IO(struct ib_uverbs_query_device,
 					     struct ib_uverbs_query_device_resp)),
-		DECLARE_UVERBS_WRITE_EX(
-			IB_USER_VERBS_EX_CMD_QUERY_DEVICE, device_query_ex,
-			UVERBS_WRITE_IO_EX(
-				struct ib_uverbs_ex_query_device, reserved,
-				struct ib_uverbs_ex_query_device_resp,
-				response_length),
-			UAPI_DEF_METHOD_NEEDS_FN(query_device))),
+		UVERBS_WRITE_EX(IB_USER_VERBS_EX_CMD_QUERY_DEVICE, device_query_ex,
+				UVERBS_WRITE_IO_EX(struct ib_uverbs_ex_query_device,
+						   reserved,
+						   struct ib_uverbs_ex_query_device_resp,
+						   response_length)),
+		UAPI_DEF_METHOD_NEEDS_FN(query_device)),
 	{}
 };

@@ -135,16 +135,12 @@ void objs_mcast_detach_all(struct ib_uqp_object *uqp)
 const struct uapi_definition uverbs_def_obj_mcast[] = {
 	DECLARE_UVERBS_OBJECT(
 		UVERBS_OBJECT_QP,
-		DECLARE_UVERBS_WRITE(IB_USER_VERBS_CMD_ATTACH_MCAST,
-				     mcast_attach,
-				     UVERBS_WRITE_I(
-					     struct ib_uverbs_attach_mcast),
-				     UAPI_DEF_METHOD_NEEDS_FN(attach_mcast),
-				     UAPI_DEF_METHOD_NEEDS_FN(detach_mcast)),
-		DECLARE_UVERBS_WRITE(IB_USER_VERBS_CMD_DETACH_MCAST,
-				     mcast_detach,
-				     UVERBS_WRITE_I(
-					     struct ib_uverbs_detach_mcast),
-				     UAPI_DEF_METHOD_NEEDS_FN(detach_mcast))),
+		UVERBS_WRITE(IB_USER_VERBS_CMD_ATTACH_MCAST, mcast_attach,
+			     UVERBS_WRITE_I(struct ib_uverbs_attach_mcast)),
+		UAPI_DEF_METHOD_NEEDS_FN(attach_mcast),
+		UAPI_DEF_METHOD_NEEDS_FN(detach_mcast),
+		UVERBS_WRITE(IB_USER_VERBS_CMD_DETACH_MCAST, mcast_detach,
+			     UVERBS_WRITE_I(struct ib_uverbs_detach_mcast)),
+		UAPI_DEF_METHOD_NEEDS_FN(detach_mcast)),
 	{}
 };

@@ -192,13 +192,12 @@ const struct uapi_definition uverbs_def_obj_mr[] = {
 				      UAPI_DEF_OBJ_NEEDS_FN(dereg_mr)),
 	DECLARE_UVERBS_OBJECT(
 		UVERBS_OBJECT_MR,
-		DECLARE_UVERBS_WRITE(IB_USER_VERBS_CMD_REG_MR, mr_reg,
-				     UVERBS_WRITE_UDATA_IO(
-					     struct ib_uverbs_reg_mr,
-					     struct ib_uverbs_reg_mr_resp),
-				     UAPI_DEF_METHOD_NEEDS_FN(reg_user_mr)),
-		DECLARE_UVERBS_WRITE(IB_USER_VERBS_CMD_DEREG_MR, mr_dereg,
-				     UVERBS_WRITE_I(struct ib_uverbs_dereg_mr),
-				     UAPI_DEF_METHOD_NEEDS_FN(dereg_mr))),
+		UVERBS_WRITE(IB_USER_VERBS_CMD_REG_MR, mr_reg,
+			     UVERBS_WRITE_UDATA_IO(struct ib_uverbs_reg_mr,
+						   struct ib_uverbs_reg_mr_resp)),
+		UAPI_DEF_METHOD_NEEDS_FN(reg_user_mr),
+		UVERBS_WRITE(IB_USER_VERBS_CMD_DEREG_MR, mr_dereg,
+			     UVERBS_WRITE_I(struct ib_uverbs_dereg_mr)),
+		UAPI_DEF_METHOD_NEEDS_FN(dereg_mr)),
 	{}
 };

@@ -105,13 +105,12 @@ const struct uapi_definition uverbs_def_obj_mw[] = {
 				      UAPI_DEF_OBJ_NEEDS_FN(dealloc_mw)),
 	DECLARE_UVERBS_OBJECT(
 		UVERBS_OBJECT_MW,
-		DECLARE_UVERBS_WRITE(IB_USER_VERBS_CMD_ALLOC_MW, mw_alloc,
-				     UVERBS_WRITE_UDATA_IO(
-					     struct ib_uverbs_alloc_mw,
-					     struct ib_uverbs_alloc_mw_resp),
-				     UAPI_DEF_METHOD_NEEDS_FN(alloc_mw)),
-		DECLARE_UVERBS_WRITE(IB_USER_VERBS_CMD_DEALLOC_MW, mw_dealloc,
-				     UVERBS_WRITE_I(struct ib_uverbs_dealloc_mw),
-				     UAPI_DEF_METHOD_NEEDS_FN(dealloc_mw))),
+		UVERBS_WRITE(IB_USER_VERBS_CMD_ALLOC_MW, mw_alloc,
+			     UVERBS_WRITE_UDATA_IO(struct ib_uverbs_alloc_mw,
+						   struct ib_uverbs_alloc_mw_resp)),
+		UAPI_DEF_METHOD_NEEDS_FN(alloc_mw),
+		UVERBS_WRITE(IB_USER_VERBS_CMD_DEALLOC_MW, mw_dealloc,
+			     UVERBS_WRITE_I(struct ib_uverbs_dealloc_mw)),
+		UAPI_DEF_METHOD_NEEDS_FN(dealloc_mw)),
 	{}
 };

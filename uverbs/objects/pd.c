@@ -91,13 +91,12 @@ const struct uapi_definition uverbs_def_obj_pd[] = {
 				      UAPI_DEF_OBJ_NEEDS_FN(dealloc_pd)),
 	DECLARE_UVERBS_OBJECT(
 		UVERBS_OBJECT_PD,
-		DECLARE_UVERBS_WRITE(IB_USER_VERBS_CMD_ALLOC_PD, pd_alloc,
-				     UVERBS_WRITE_UDATA_IO(
-					     struct ib_uverbs_alloc_pd,
-					     struct ib_uverbs_alloc_pd_resp),
-				     UAPI_DEF_METHOD_NEEDS_FN(alloc_pd)),
-		DECLARE_UVERBS_WRITE(IB_USER_VERBS_CMD_DEALLOC_PD, pd_dealloc,
-				     UVERBS_WRITE_I(struct ib_uverbs_dealloc_pd),
-				     UAPI_DEF_METHOD_NEEDS_FN(dealloc_pd))),
+		UVERBS_WRITE(IB_USER_VERBS_CMD_ALLOC_PD, pd_alloc,
+			     UVERBS_WRITE_UDATA_IO(struct ib_uverbs_alloc_pd,
+						   struct ib_uverbs_alloc_pd_resp)),
+		UAPI_DEF_METHOD_NEEDS_FN(alloc_pd),
+		UVERBS_WRITE(IB_USER_VERBS_CMD_DEALLOC_PD, pd_dealloc,
+			     UVERBS_WRITE_I(struct ib_uverbs_dealloc_pd)),
+		UAPI_DEF_METHOD_NEEDS_FN(dealloc_pd)),
 	{}
 };

@@ -287,10 +287,9 @@ const struct uapi_definition uverbs_def_obj_port[] = {
 	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_DEVICE),
 	DECLARE_UVERBS_OBJECT(
 		UVERBS_OBJECT_DEVICE,
-		DECLARE_UVERBS_WRITE(IB_USER_VERBS_CMD_QUERY_PORT, port_query,
-				     UVERBS_WRITE_IO(
-					     struct ib_uverbs_query_port,
-					     struct ib_uverbs_query_port_resp),
-				     UAPI_DEF_METHOD_NEEDS_FN(query_port))),
+		UVERBS_WRITE(IB_USER_VERBS_CMD_QUERY_PORT, port_query,
+			     UVERBS_WRITE_IO(struct ib_uverbs_query_port,
+					     struct ib_uverbs_query_port_resp)),
+		UAPI_DEF_METHOD_NEEDS_FN(query_port)),
 	{}
 };

@@ -409,23 +409,19 @@ static int post_srq_recv(struct uverbs_attr_bundle *attrs)
 const struct uapi_definition uverbs_def_obj_post[] = {
 	DECLARE_UVERBS_OBJECT(
 		UVERBS_OBJECT_QP,
-		DECLARE_UVERBS_WRITE(IB_USER_VERBS_CMD_POST_SEND, post_send,
-				     UVERBS_WRITE_IO(
-					     struct ib_uverbs_post_send,
-					     struct ib_uverbs_post_send_resp),
-				     UAPI_DEF_METHOD_NEEDS_FN(post_send)),
-		DECLARE_UVERBS_WRITE(IB_USER_VERBS_CMD_POST_RECV, post_recv,
-				     UVERBS_WRITE_IO(
-					     struct ib_uverbs_post_recv,
-					     struct ib_uverbs_post_recv_resp),
-				     UAPI_DEF_METHOD_NEEDS_FN(post_recv))),
+		UVERBS_WRITE(IB_USER_VERBS_CMD_POST_SEND, post_send,
+			     UVERBS_WRITE_IO(struct ib_uverbs_post_send,
+					     struct ib_uverbs_post_send_resp)),
+		UAPI_DEF_METHOD_NEEDS_FN(post_send),
+		UVERBS_WRITE(IB_USER_VERBS_CMD_POST_RECV, post_recv,
+			     UVERBS_WRITE_IO(struct ib_uverbs_post_recv,
+					     struct ib_uverbs_post_recv_resp)),
+		UAPI_DEF_METHOD_NEEDS_FN(post_recv)),
 	DECLARE_UVERBS_OBJECT(
 		UVERBS_OBJECT_SRQ,
-		DECLARE_UVERBS_WRITE(IB_USER_VERBS_CMD_POST_SRQ_RECV,
-				     post_srq_recv,
-				     UVERBS_WRITE_IO(
-					     struct ib_uverbs_post_srq_recv,
-					     struct ib_uverbs_post_srq_recv_resp),
-				     UAPI_DEF_METHOD_NEEDS_FN(post_srq_recv))),
+		UVERBS_WRITE(IB_USER_VERBS_CMD_POST_SRQ_RECV, post_srq_recv,
+			     UVERBS_WRITE_IO(struct ib_uverbs_post_srq_recv,
+					     struct ib_uverbs_post_srq_recv_resp)),
+		UAPI_DEF_METHOD_NEEDS_FN(post_srq_recv)),
 	{}
 };

@@ -380,11 +380,9 @@ const struct uapi_definition uverbs_def_obj_qp[] = {
 				      UAPI_DEF_OBJ_NEEDS_FN(destroy_qp)),
 	DECLARE_UVERBS_OBJECT(
 		UVERBS_OBJECT_QP,
-		DECLARE_UVERBS_WRITE(IB_USER_VERBS_CMD_DESTROY_QP,
-				     qp_destroy_write,
-				     UVERBS_WRITE_IO(
-					     struct ib_uverbs_destroy_qp,
-					     struct ib_uverbs_destroy_qp_resp),
-				     UAPI_DEF_METHOD_NEEDS_FN(destroy_qp))),
+		UVERBS_WRITE(IB_USER_VERBS_CMD_DESTROY_QP, qp_destroy_write,
+			     UVERBS_WRITE_IO(struct ib_uverbs_destroy_qp,
+					     struct ib_uverbs_destroy_qp_resp)),
+		UAPI_DEF_METHOD_NEEDS_FN(destroy_qp)),
 	{}
 };

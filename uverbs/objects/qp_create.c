@@ -274,19 +274,15 @@ static int qp_create_ex(struct uverbs_attr_bundle *attrs)
 const struct uapi_definition uverbs_def_obj_qp_create[] = {
 	DECLARE_UVERBS_OBJECT(
 		UVERBS_OBJECT_QP,
-		DECLARE_UVERBS_WRITE(IB_USER_VERBS_CMD_CREATE_QP,
-				     qp_create_legacy,
-				     UVERBS_WRITE_UDATA_IO(
-					     struct ib_uverbs_create_qp,
-					     struct ib_uverbs_create_qp_resp),
-				     UAPI_DEF_METHOD_NEEDS_FN(create_qp)),
-		DECLARE_UVERBS_WRITE_EX(IB_USER_VERBS_EX_CMD_CREATE_QP,
-					qp_create_ex,
-					UVERBS_WRITE_IO_EX(
-						struct ib_uverbs_ex_create_qp,
-						comp_mask,
-						struct ib_uverbs_ex_create_qp_resp,
-						response_length),
-					UAPI_DEF_METHOD_NEEDS_FN(create_qp))),
+		UVERBS_WRITE(IB_USER_VERBS_CMD_CREATE_QP, qp_create_legacy,
+			     UVERBS_WRITE_UDATA_IO(struct ib_uverbs_create_qp,
+						   struct ib_uverbs_create_qp_resp)),
+		UAPI_DEF_METHOD_NEEDS_FN(create_qp),
+		UVERBS_WRITE_EX(IB_USER_VERBS_EX_CMD_CREATE_QP, qp_create_ex,
+				UVERBS_WRITE_IO_EX(struct ib_uverbs_ex_create_qp,
+						   comp_mask,
+						   struct ib_uverbs_ex_create_qp_resp,
+						   response_length)),
+		UAPI_DEF_METHOD_NEEDS_FN(create_qp)),
 	{}
 };

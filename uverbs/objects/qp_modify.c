@@ -288,22 +288,18 @@ out:
 const struct uapi_definition uverbs_def_obj_qp_modify[] = {
 	DECLARE_UVERBS_OBJECT(
 		UVERBS_OBJECT_QP,
-		DECLARE_UVERBS_WRITE(IB_USER_VERBS_CMD_MODIFY_QP,
-				     qp_modify_legacy,
-				     UVERBS_WRITE_I(struct ib_uverbs_modify_qp),
-				     UAPI_DEF_METHOD_NEEDS_FN(modify_qp)),
-		DECLARE_UVERBS_WRITE(IB_USER_VERBS_CMD_QUERY_QP, qp_query,
-				     UVERBS_WRITE_IO(
-					     struct ib_uverbs_query_qp,
-					     struct ib_uverbs_query_qp_resp),
-				     UAPI_DEF_METHOD_NEEDS_FN(query_qp)),
-		DECLARE_UVERBS_WRITE_EX(IB_USER_VERBS_EX_CMD_MODIFY_QP,
-					qp_modify_ex,
-					UVERBS_WRITE_IO_EX(
-						struct ib_uverbs_ex_modify_qp,
-						base,
-						struct ib_uverbs_ex_modify_qp_resp,
-						response_length),
-					UAPI_DEF_METHOD_NEEDS_FN(modify_qp))),
+		UVERBS_WRITE(IB_USER_VERBS_CMD_MODIFY_QP, qp_modify_legacy,
+			     UVERBS_WRITE_I(struct ib_uverbs_modify_qp)),
+		UAPI_DEF_METHOD_NEEDS_FN(modify_qp),
+		UVERBS_WRITE(IB_USER_VERBS_CMD_QUERY_QP, qp_query,
+			     UVERBS_WRITE_IO(struct ib_uverbs_query_qp,
+					     struct ib_uverbs_query_qp_resp)),
+		UAPI_DEF_METHOD_NEEDS_FN(query_qp),
+		UVERBS_WRITE_EX(IB_USER_VERBS_EX_CMD_MODIFY_QP, qp_modify_ex,
+				UVERBS_WRITE_IO_EX(struct ib_uverbs_ex_modify_qp,
+						   base,
+						   struct ib_uverbs_ex_modify_qp_resp,
+						   response_length)),
+		UAPI_DEF_METHOD_NEEDS_FN(modify_qp)),
 	{}
 };
