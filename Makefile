@@ -8,6 +8,9 @@
 #   make abi-check        compare our symbol CRCs with the target's Module.symvers
 #   make check            every test (both kernels, in VMs); see README.md
 #   make demo             the main job: a VM with our stack loaded
+#   make mutate           do the KUnit suites catch bugs? (not part of check;
+#                         MUTATIONS=<list>, MUTATE_FLAGS=<options of
+#                         lab/host/mutate.sh>; Documentation/mutation.rst)
 #   make defconfig | olddefconfig | menuconfig   choose what builds (Kconfig)
 #
 # Objects are built in build/<kernel release>/, so builds for several
@@ -46,7 +49,7 @@ need_kconf = $(if $(KCONF),,$(error no kconfig tool: install linux-headers-amd64
 SRC_DIRS := Kbuild core hw uverbs ulp include kunit
 KBUILD_ARGS = -C $(KDIR) M=$(BUILD) KBUILD_SYMTYPES=1 $(if $(C),C=$(C)) $(if $(W),W=$(W))
 
-.PHONY: all modules install abi-check check demo bench clean \
+.PHONY: all modules kbuild install abi-check check demo mutate bench clean \
 	defconfig olddefconfig menuconfig syncconfig sources kdir
 
 all: modules
@@ -84,6 +87,11 @@ sources: kdir syncconfig
 modules: sources
 	$(MAKE) $(KBUILD_ARGS) modules
 
+# kbuild in $(BUILD) as it stands, without mirroring the sources first:
+# make mutate edits the mirror and rebuilds it with this.
+kbuild: kdir
+	$(MAKE) $(KBUILD_ARGS) modules
+
 install: modules
 	$(MAKE) $(KBUILD_ARGS) INSTALL_MOD_DIR=updates \
 		$(if $(INSTALL_MOD_PATH),INSTALL_MOD_PATH=$(INSTALL_MOD_PATH)) modules_install
@@ -100,6 +108,9 @@ check:
 
 demo:
 	@$(TOP)/lab/host/demo.sh
+
+mutate:
+	@$(TOP)/lab/host/mutate.sh $(MUTATE_FLAGS) $(MUTATIONS)
 
 clean:
 	rm -rf $(TOP)/build $(TOP)/.kconfig

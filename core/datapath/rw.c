@@ -386,26 +386,31 @@ int rdma_rw_ctx_init(struct rdma_rw_ctx *ctx, struct ib_qp *qp, u32 port_num,
 }
 EXPORT_SYMBOL(rdma_rw_ctx_init);
 
-static int rw_sig_map(struct rdma_rw_reg_ctx *reg, struct ib_qp *qp,
+static int rw_sig_map(struct rdma_rw_reg_ctx *reg,
 		      struct sg_table *data, struct sg_table *prot,
 		      struct ib_sig_attrs *sig_attrs)
 {
 	struct ib_mr *mr = reg->mr;
-	int ret;
 
 	*mr->sig_attrs = *sig_attrs;
-	ret = ib_map_mr_sg_pi(mr, data->sgl, data->nents, NULL,
-			      prot->nents ? prot->sgl : NULL, prot->nents,
-			      NULL, SZ_4K);
-	if (ret)
-		return ret;
-	/* Without a wire signature the PI stays local: move only the data. */
-	if (sig_attrs->wire.sig_type == IB_SIG_TYPE_NONE)
-		reg->sge.length = mr->length - mr->sig_attrs->meta_length;
-	else
-		reg->sge.length = mr->length;
+	return ib_map_mr_sg_pi(mr, data->sgl, data->nents, NULL,
+			       prot->nents ? prot->sgl : NULL, prot->nents,
+			       NULL, SZ_4K);
+}
+
+/*
+ * The wire view of the integrity MR, set after rw_reg_prep_reg() (which
+ * covers the whole MR): without a wire signature the PI stays local and
+ * only the data moves.
+ */
+static void rw_sig_set_sge(struct rdma_rw_reg_ctx *reg)
+{
+	struct ib_mr *mr = reg->mr;
+
 	reg->sge.addr = mr->iova;
-	return 0;
+	reg->sge.length = mr->length;
+	if (mr->sig_attrs->wire.sig_type == IB_SIG_TYPE_NONE)
+		reg->sge.length -= mr->sig_attrs->meta_length;
 }
 
 static int rw_sig_check(struct ib_qp *qp, u32 port_num, u32 sg_cnt,
@@ -479,12 +484,13 @@ int rdma_rw_ctx_signature_init(struct rdma_rw_ctx *ctx, struct ib_qp *qp,
 	reg->mr = ib_mr_pool_get(qp, &qp->sig_mrs);
 	if (!reg->mr)
 		goto free_reg;
-	ret = rw_sig_map(reg, qp, &data, &prot, sig_attrs);
+	ret = rw_sig_map(reg, &data, &prot, sig_attrs);
 	if (ret)
 		goto put_mr;
 
 	nr_inv = rw_reg_prep_inv(reg);
 	rw_reg_prep_reg(reg, qp, port_num, IB_WR_REG_MR_INTEGRITY);
+	rw_sig_set_sge(reg);
 	rw_set_rdma_op(&reg->wr, dir, remote_addr, rkey, &reg->sge);
 	reg->wr.wr.num_sge = 1;
 

@@ -10,6 +10,15 @@ static const struct tdev_params rw_tdev_params = {
 	.local_dma_lkey = true,
 };
 
+/* The same with integrity MRs (T10-DIF offload). */
+static const struct tdev_params rw_tdev_integrity_params = {
+	.local_dma_lkey = true,
+	.integrity = true,
+};
+
+static int rw_env_init_with(struct kunit *test,
+			    const struct tdev_params *params);
+
 /**
  * rw_env_init - a case's environment: device, PD, CQ and buffers
  * @test: the case; test->priv gets the struct rw_env
@@ -17,6 +26,25 @@ static const struct tdev_params rw_tdev_params = {
  * Return: 0, or the errno that fails the case before it runs.
  */
 int rw_env_init(struct kunit *test)
+{
+	return rw_env_init_with(test, &rw_tdev_params);
+}
+EXPORT_SYMBOL_GPL(rw_env_init);
+
+/**
+ * rw_env_init_integrity - rw_env_init() on a device with integrity MRs
+ * @test: the case
+ *
+ * Return: 0, or the errno that fails the case before it runs.
+ */
+int rw_env_init_integrity(struct kunit *test)
+{
+	return rw_env_init_with(test, &rw_tdev_integrity_params);
+}
+EXPORT_SYMBOL_GPL(rw_env_init_integrity);
+
+static int rw_env_init_with(struct kunit *test,
+			    const struct tdev_params *params)
 {
 	struct rw_env *env = kunit_kzalloc(test, sizeof(*env), GFP_KERNEL);
 
@@ -29,7 +57,7 @@ int rw_env_init(struct kunit *test)
 	if (!env->lbuf || !env->rbuf)
 		return -ENOMEM;
 
-	env->td = tdev_create_registered(&rw_tdev_params);
+	env->td = tdev_create_registered(params);
 	if (IS_ERR(env->td))
 		return PTR_ERR(env->td);
 	env->dev = &env->td->ibdev;
@@ -41,7 +69,6 @@ int rw_env_init(struct kunit *test)
 		return PTR_ERR(env->cq);
 	return 0;
 }
-EXPORT_SYMBOL_GPL(rw_env_init);
 
 /**
  * rw_env_exit - free what the case and rw_env_init() made
@@ -85,7 +112,26 @@ EXPORT_SYMBOL_GPL(rw_env_exit);
 struct ib_qp *rw_qp(struct rw_env *env, u32 max_send_sge, u32 max_rdma_ctxs,
 		    struct ib_qp_init_attr *out)
 {
+	return rw_qp_flags(env, max_send_sge, max_rdma_ctxs, 0, out);
+}
+EXPORT_SYMBOL_GPL(rw_qp);
+
+/**
+ * rw_qp_flags - rw_qp() with create flags
+ * @env: as for rw_qp()
+ * @max_send_sge: as for rw_qp()
+ * @max_rdma_ctxs: as for rw_qp()
+ * @create_flags: IB_QP_CREATE_*, e.g. IB_QP_CREATE_INTEGRITY_EN
+ * @out: as for rw_qp()
+ *
+ * Return: the QP, as for rw_qp().
+ */
+struct ib_qp *rw_qp_flags(struct rw_env *env, u32 max_send_sge,
+			  u32 max_rdma_ctxs, u32 create_flags,
+			  struct ib_qp_init_attr *out)
+{
 	struct ib_qp_init_attr attr = {
+		.create_flags = create_flags,
 		.send_cq = env->cq,
 		.recv_cq = env->cq,
 		.qp_type = IB_QPT_RC,
@@ -106,7 +152,7 @@ struct ib_qp *rw_qp(struct rw_env *env, u32 max_send_sge, u32 max_rdma_ctxs,
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(env->test, qp);
 	return qp;
 }
-EXPORT_SYMBOL_GPL(rw_qp);
+EXPORT_SYMBOL_GPL(rw_qp_flags);
 
 /**
  * rw_list_len - the MRs on one of a QP's MR lists (an MR pool)

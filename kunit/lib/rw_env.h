@@ -34,6 +34,7 @@ struct rw_env {
 	struct ib_qp *qp;		/* issues the RDMA READs/WRITEs */
 	struct ib_qp *peer;		/* owns the remote buffer */
 	struct ib_qp_init_attr qp_attr;	/* what qp was created with */
+	u32 create_flags;		/* of qp, e.g. integrity */
 
 	u8 *lbuf;			/* local data, RW_BUF_LEN */
 	struct scatterlist lsg[RW_PAGES];
@@ -45,9 +46,13 @@ struct rw_env {
 };
 
 int rw_env_init(struct kunit *test);
+int rw_env_init_integrity(struct kunit *test);
 void rw_env_exit(struct kunit *test);
 struct ib_qp *rw_qp(struct rw_env *env, u32 max_send_sge, u32 max_rdma_ctxs,
 		    struct ib_qp_init_attr *out);
+struct ib_qp *rw_qp_flags(struct rw_env *env, u32 max_send_sge,
+			  u32 max_rdma_ctxs, u32 create_flags,
+			  struct ib_qp_init_attr *out);
 int rw_list_len(struct ib_qp *qp, struct list_head *list);
 
 #endif

@@ -7,7 +7,9 @@
  */
 #include <linux/etherdevice.h>
 #include <linux/fs.h>
+#include <linux/kmsg_dump.h>
 #include <linux/kthread.h>
+#include <linux/slab.h>
 #include "tk.h"
 
 /**
@@ -57,27 +59,59 @@ struct tdev *tk_dev_named(struct kunit *test, const char *name)
 }
 EXPORT_SYMBOL_GPL(tk_dev_named);
 
+/* The MAC of the suites' netdevs: GIDs end in 0011:22ff:fe33:4455. */
+static const u8 tk_mac[ETH_ALEN] = { 0x02, 0x11, 0x22, 0x33, 0x44, 0x55 };
+
 /**
- * tk_netdev - an Ethernet netdev, not registered, for RoCE ports
- * @test: the case; it fails if there is no memory
+ * tk_netdev - a registered Ethernet netdev, for RoCE ports
+ * @test: the case; it fails if the netdev cannot be made
  *
- * Its MAC is 02:11:22:33:44:55, so the core's GIDs for it end in
- * 0011:22ff:fe33:4455.
+ * Named "ktnet%d", down, without addresses, MAC 02:11:22:33:44:55, so the
+ * core's default GIDs for it end in 0011:22ff:fe33:4455.
  *
- * Return: the netdev; the case frees it with free_netdev() once no device
- * uses it.
+ * Return: the netdev; the case frees it with tk_netdev_free() once no
+ * device uses it.
  */
 struct net_device *tk_netdev(struct kunit *test)
 {
-	static const u8 mac[ETH_ALEN] = { 0x02, 0x11, 0x22, 0x33, 0x44, 0x55 };
-	struct net_device *ndev;
+	struct net_device *ndev = tdev_netdev_create("ktnet%d", tk_mac);
 
-	ndev = alloc_netdev(0, "ktnet", NET_NAME_PREDICTABLE, ether_setup);
-	KUNIT_ASSERT_NOT_NULL(test, ndev);
-	eth_hw_addr_set(ndev, mac);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(ndev), "netdev: %ld",
+			       PTR_ERR(ndev));
 	return ndev;
 }
 EXPORT_SYMBOL_GPL(tk_netdev);
+
+/**
+ * tk_netdev_free - unregister and free a netdev of tk_netdev()
+ * @ndev: the netdev; no device uses it any more
+ */
+void tk_netdev_free(struct net_device *ndev)
+{
+	tdev_netdev_destroy(ndev);
+}
+EXPORT_SYMBOL_GPL(tk_netdev_free);
+
+/**
+ * tk_netdev_unregistered - an Ethernet netdev that is never registered
+ * @test: the case; it fails if there is no memory
+ *
+ * Same MAC as tk_netdev()'s.  The stack does not know it: no address, no
+ * event, no reg_state of NETREG_REGISTERED.
+ *
+ * Return: the netdev; the case frees it with free_netdev() once no
+ * device uses it.
+ */
+struct net_device *tk_netdev_unregistered(struct kunit *test)
+{
+	struct net_device *ndev;
+
+	ndev = alloc_netdev(0, "ktunreg", NET_NAME_PREDICTABLE, ether_setup);
+	KUNIT_ASSERT_NOT_NULL(test, ndev);
+	eth_hw_addr_set(ndev, tk_mac);
+	return ndev;
+}
+EXPORT_SYMBOL_GPL(tk_netdev_unregistered);
 
 /**
  * tk_file_read - read a file (a sysfs attribute, say) into a string
@@ -173,6 +207,22 @@ void tk_join(struct tk_thread *t)
 EXPORT_SYMBOL_GPL(tk_join);
 
 /**
+ * tk_join_timeout - wait a bounded time for the step of tk_start()
+ * @t: the thread's record
+ * @ms: how long to wait
+ *
+ * A step that does not return in time is left running: a case that sees
+ * false must not free what the step uses.
+ *
+ * Return: true if the step returned.
+ */
+bool tk_join_timeout(struct tk_thread *t, unsigned int ms)
+{
+	return wait_for_completion_timeout(&t->done, msecs_to_jiffies(ms));
+}
+EXPORT_SYMBOL_GPL(tk_join_timeout);
+
+/**
  * tk_expect_blocks - tk_start() a step that must wait for something
  * @test: the case; it fails if the step is over within 100 ms
  * @t: the thread's record, alive until tk_join()
@@ -197,3 +247,97 @@ void tk_unregister_fn(void *arg)
 	ib_unregister_device(arg);
 }
 EXPORT_SYMBOL_GPL(tk_unregister_fn);
+
+/**
+ * tk_log_mark - where the kernel log ends now
+ *
+ * Return: the sequence number the next message will get, for
+ * tk_log_count() and tk_log_find().
+ */
+u64 tk_log_mark(void)
+{
+	struct kmsg_dump_iter iter;
+
+	kmsg_dump_rewind(&iter);
+	return iter.next_seq;
+}
+EXPORT_SYMBOL_GPL(tk_log_mark);
+
+/* Calls @fn for each line logged since @mark until it returns true. */
+static bool tk_log_walk(u64 mark, bool (*fn)(const char *line, void *arg),
+			void *arg)
+{
+	struct kmsg_dump_iter iter = { .cur_seq = mark };
+	size_t len;
+	char *line;
+	bool stop = false;
+
+	line = kmalloc(1024, GFP_KERNEL);
+	if (!line)
+		return false;
+	while (!stop && kmsg_dump_get_line(&iter, true, line, 1023, &len)) {
+		line[len] = '\0';
+		stop = fn(line, arg);
+	}
+	kfree(line);
+	return stop;
+}
+
+struct tk_log_match {
+	const char *needle;
+	int count;
+	char *out;
+	size_t len;
+};
+
+static bool tk_log_count_fn(const char *line, void *arg)
+{
+	struct tk_log_match *m = arg;
+
+	if (strstr(line, m->needle))
+		m->count++;
+	return false;
+}
+
+/**
+ * tk_log_count - how many kernel log lines since a mark contain a string
+ * @mark: from tk_log_mark()
+ * @needle: the string
+ *
+ * Return: the number of lines.
+ */
+int tk_log_count(u64 mark, const char *needle)
+{
+	struct tk_log_match m = { .needle = needle };
+
+	tk_log_walk(mark, tk_log_count_fn, &m);
+	return m.count;
+}
+EXPORT_SYMBOL_GPL(tk_log_count);
+
+static bool tk_log_find_fn(const char *line, void *arg)
+{
+	struct tk_log_match *m = arg;
+
+	if (!strstr(line, m->needle))
+		return false;
+	strscpy(m->out, line, m->len);
+	return true;
+}
+
+/**
+ * tk_log_find - the first kernel log line since a mark with a string
+ * @mark: from tk_log_mark()
+ * @needle: the string
+ * @line: where the line goes, with its "<level>[time] " prefix
+ * @len: the size of @line
+ *
+ * Return: true if there is one.
+ */
+bool tk_log_find(u64 mark, const char *needle, char *line, size_t len)
+{
+	struct tk_log_match m = { .needle = needle, .out = line, .len = len };
+
+	return tk_log_walk(mark, tk_log_find_fn, &m);
+}
+EXPORT_SYMBOL_GPL(tk_log_find);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * rdma_kunit_lib: helpers of the device-model suites (tk_*): test devices
- * that must exist, a netdev for RoCE ports, reading and writing files
- * such as sysfs attributes, and running a step in a kernel thread.
+ * that must exist, netdevs for RoCE ports, reading and writing files
+ * such as sysfs attributes, running a step in a kernel thread, and
+ * reading what the kernel logged since a mark.
  *
  * Device names in the suites start with "kt" so they cannot collide with
  * the devices of rdma_kunit_tdev's ndevs parameter ("tdev%d").
@@ -20,6 +21,8 @@ struct tdev *tk_new_dev(struct kunit *test, const struct tdev_params *p);
 struct tdev *tk_dev(struct kunit *test, const struct tdev_params *p);
 struct tdev *tk_dev_named(struct kunit *test, const char *name);
 struct net_device *tk_netdev(struct kunit *test);
+void tk_netdev_free(struct net_device *ndev);
+struct net_device *tk_netdev_unregistered(struct kunit *test);
 
 int tk_file_read(const char *path, char *buf, size_t len);
 int tk_file_write(const char *path, const char *text);
@@ -39,9 +42,14 @@ struct tk_thread {
 void tk_start(struct kunit *test, struct tk_thread *t,
 	      void (*fn)(void *), void *arg);
 void tk_join(struct tk_thread *t);
+bool tk_join_timeout(struct tk_thread *t, unsigned int ms);
 void tk_expect_blocks(struct kunit *test, struct tk_thread *t,
 		      void (*fn)(void *), void *arg);
 void tk_unregister_fn(void *arg);
+
+u64 tk_log_mark(void);
+int tk_log_count(u64 mark, const char *needle);
+bool tk_log_find(u64 mark, const char *needle, char *line, size_t len);
 
 /*
  * Some effects reach the suites from the core's work queues (port events,

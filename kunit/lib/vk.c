@@ -7,6 +7,7 @@
  * .exit = vk_exit; each case then finds its device and PD in test->priv.
  * Everything else a case makes is the case's to free, before vk_exit().
  */
+#include <linux/delay.h>
 #include "vk.h"
 
 /**
@@ -49,6 +50,22 @@ int vk_init_with(struct kunit *test, const struct tdev_params *params)
 EXPORT_SYMBOL_GPL(vk_init_with);
 
 /**
+ * vk_reinit - the fixture again, on a test device made with @params
+ * @test: the case; it fails if the device cannot be made
+ * @params: how to make the device
+ *
+ * For a case that needs another kind of device than its suite's: the
+ * suite's fixture is freed first, and .exit frees the new one.
+ */
+void vk_reinit(struct kunit *test, const struct tdev_params *params)
+{
+	vk_exit(test);
+	test->priv = NULL;
+	KUNIT_ASSERT_EQ(test, vk_init_with(test, params), 0);
+}
+EXPORT_SYMBOL_GPL(vk_reinit);
+
+/**
  * vk_exit - free the fixture of vk_init() or vk_init_with()
  * @test: the case
  */
@@ -56,6 +73,8 @@ void vk_exit(struct kunit *test)
 {
 	struct vk *v = test->priv;
 
+	if (!v)
+		return;
 	ib_dealloc_pd(v->pd);
 	tdev_destroy(v->td);
 }
@@ -205,6 +224,54 @@ int vk_connect(struct ib_qp *qp, u32 dest)
 			     IB_QP_RNR_RETRY | IB_QP_MAX_QP_RD_ATOMIC : 0));
 }
 EXPORT_SYMBOL_GPL(vk_connect);
+
+/**
+ * vk_poll_wait - poll a CQ until it gave @n completions, or VK_WAIT_MS
+ * @cq: the CQ
+ * @n: the completions wanted
+ * @wc: room for @n completions
+ *
+ * Return: the number of completions polled into @wc (at most @n).
+ */
+int vk_poll_wait(struct ib_cq *cq, int n, struct ib_wc *wc)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(VK_WAIT_MS);
+	int got = 0, ret;
+
+	while (got < n) {
+		ret = ib_poll_cq(cq, n - got, wc + got);
+		if (ret < 0)
+			break;
+		got += ret;
+		if (got == n || time_after(jiffies, end))
+			break;
+		if (!ret)
+			usleep_range(50, 200);
+	}
+	return got;
+}
+EXPORT_SYMBOL_GPL(vk_poll_wait);
+
+/**
+ * vk_poll_exact - poll exactly @n completions of a CQ
+ * @test: the case; it fails if fewer arrive in VK_WAIT_MS, or if another
+ *	one arrives within 20 ms after them
+ * @cq: the CQ
+ * @wc: room for @n completions
+ * @n: how many
+ */
+void vk_poll_exact(struct kunit *test, struct ib_cq *cq, struct ib_wc *wc,
+		   int n)
+{
+	struct ib_wc extra;
+
+	KUNIT_ASSERT_EQ(test, vk_poll_wait(cq, n, wc), n);
+	msleep(20);
+	KUNIT_ASSERT_EQ_MSG(test, ib_poll_cq(cq, 1, &extra), 0,
+			    "unexpected completion: wr_id %llu status %d",
+			    extra.wr_id, extra.status);
+}
+EXPORT_SYMBOL_GPL(vk_poll_exact);
 
 /**
  * vk_state - the state of a QP as ib_query_qp() gives it

@@ -4,14 +4,21 @@
  * query_port, query_pkey, query_gid, immutables, modify_device and
  * modify_port), PDs, and the API the suites build devices with
  * (tdev_create(), tdev_register(), tdev_destroy() ...), injected failures
- * (tdev_fail()) and port events (tdev_port_event()).  tdev_create() puts
- * together the ops of every file of the driver.
+ * (tdev_fail()) and asynchronous events (tdev_port_event(),
+ * tdev_device_event()).  tdev_create() puts together the ops of every
+ * file of the driver, as the parameters ask.
+ *
+ * Like hardware, the device answers for any port number or table index it
+ * is asked about (a port it lacks is IB_PORT_NOP, a slot it lacks is
+ * empty): the core checks those.
  *
  * Locking: struct tdev says what tdev->lock protects (port state, the
  * driver's GID table, node_desc and sys_image_guid changes); it is never
  * held while calling into the core.  Failure bits and counters are atomic.
  */
 #include <linux/module.h>
+#include <linux/module.h>
+#include <linux/netdevice.h>
 #include <rdma/ib_mad.h>
 #include <rdma/ib_verbs.h>
 #include "tdev_priv.h"
@@ -24,6 +31,21 @@ static atomic_t tdev_pdn_seq = ATOMIC_INIT(0);
 static bool tdev_failing(struct ib_device *ibdev, enum tdev_fail_op op)
 {
 	return test_bit(op, &to_tdev(ibdev)->fail);
+}
+
+/* A port of the device, or NULL for a number it does not have. */
+static struct tdev_port *tdev_port(struct tdev *td, u32 port)
+{
+	return port >= 1 && port <= td->params.ports ? &td->port[port] : NULL;
+}
+
+static void tdev_integrity_caps(struct ib_device_attr *attr)
+{
+	attr->kernel_cap_flags |= IBK_INTEGRITY_HANDOVER;
+	attr->max_pi_fast_reg_page_list_len = TDEV_PI_PAGES;
+	attr->sig_prot_cap = IB_PROT_T10DIF_TYPE_1 | IB_PROT_T10DIF_TYPE_2 |
+			     IB_PROT_T10DIF_TYPE_3;
+	attr->sig_guard_cap = IB_GUARD_T10DIF_CRC | IB_GUARD_T10DIF_CSUM;
 }
 
 static int tdev_query_device(struct ib_device *ibdev,
@@ -41,26 +63,28 @@ static int tdev_query_device(struct ib_device *ibdev,
 	attr->page_size_cap = PAGE_SIZE;
 	attr->vendor_id = 0xffffff;
 	attr->max_qp = 256;
-	attr->max_qp_wr = 1024;
+	attr->max_qp_wr = TV_MAX_WR;
 	attr->device_cap_flags = IB_DEVICE_MEM_MGT_EXTENSIONS;
 	if (td->params.local_dma_lkey)
 		attr->kernel_cap_flags |= IBK_LOCAL_DMA_LKEY;
 	if (td->params.sg_gaps)
 		attr->kernel_cap_flags |= IBK_SG_GAPS_REG;
-	attr->max_send_sge = 16;
-	attr->max_recv_sge = 16;
-	attr->max_sge_rd = 16;
-	attr->max_cq = 256;
-	attr->max_cqe = 4096;
+	if (td->params.integrity)
+		tdev_integrity_caps(attr);
+	attr->max_send_sge = TV_MAX_SGE;
+	attr->max_recv_sge = TV_MAX_SGE;
+	attr->max_sge_rd = TV_MAX_SGE;
+	attr->max_cq = TV_MAX_CQ;
+	attr->max_cqe = TV_MAX_CQE;
 	attr->max_mr = 1024;
 	attr->max_pd = 256;
 	attr->max_qp_rd_atom = 16;
 	attr->max_qp_init_rd_atom = 16;
 	attr->max_ah = 256;
 	attr->max_srq = 64;
-	attr->max_srq_wr = 1024;
-	attr->max_srq_sge = 16;
-	attr->max_fast_reg_page_list_len = 256;
+	attr->max_srq_wr = TV_MAX_WR;
+	attr->max_srq_sge = TV_MAX_SGE;
+	attr->max_fast_reg_page_list_len = TV_MAX_PAGES;
 	attr->max_pkeys = td->params.pkey_tbl_len;
 	return 0;
 }
@@ -69,18 +93,21 @@ static int tdev_query_port(struct ib_device *ibdev, u32 port,
 			   struct ib_port_attr *attr)
 {
 	struct tdev *td = to_tdev(ibdev);
-	struct tdev_port *p = &td->port[port];
+	struct tdev_port *p = tdev_port(td, port);
 
 	if (tdev_failing(ibdev, TDEV_FAIL_QUERY_PORT))
 		return -EIO;
-	spin_lock(&td->lock);
-	attr->state = p->state;
-	attr->port_cap_flags = p->cap_flags;
-	if (td->params.link_layer == IB_LINK_LAYER_INFINIBAND) {
-		attr->lid = p->lid;
-		attr->sm_lid = 1;
+	attr->state = IB_PORT_NOP;
+	if (p) {
+		spin_lock(&td->lock);
+		attr->state = p->state;
+		attr->port_cap_flags = p->cap_flags;
+		if (td->params.link_layer == IB_LINK_LAYER_INFINIBAND) {
+			attr->lid = p->lid;
+			attr->sm_lid = 1;
+		}
+		spin_unlock(&td->lock);
 	}
-	spin_unlock(&td->lock);
 	attr->phys_state = attr->state == IB_PORT_ACTIVE ?
 			   IB_PORT_PHYS_STATE_LINK_UP :
 			   IB_PORT_PHYS_STATE_DISABLED;
@@ -120,13 +147,12 @@ static enum rdma_link_layer tdev_get_link_layer(struct ib_device *ibdev,
 	return to_tdev(ibdev)->params.link_layer;
 }
 
+/* The table holds the default P_Key in slot 0; every other slot is 0. */
 static int tdev_query_pkey(struct ib_device *ibdev, u32 port, u16 index,
 			   u16 *pkey)
 {
 	if (tdev_failing(ibdev, TDEV_FAIL_QUERY_PKEY))
 		return -EIO;
-	if (index >= to_tdev(ibdev)->params.pkey_tbl_len)
-		return -EINVAL;
 	*pkey = index ? 0 : 0xffff;
 	return 0;
 }
@@ -135,13 +161,15 @@ static int tdev_query_gid(struct ib_device *ibdev, u32 port, int index,
 			  union ib_gid *gid)
 {
 	struct tdev *td = to_tdev(ibdev);
+	struct tdev_port *p = tdev_port(td, port);
 
 	if (tdev_failing(ibdev, TDEV_FAIL_QUERY_GID))
 		return -EIO;
-	if (index < 0 || index >= td->params.gid_tbl_len)
-		return -EINVAL;
+	memset(gid, 0, sizeof(*gid));
+	if (!p || index < 0 || index >= TDEV_MAX_GIDS)
+		return 0;
 	spin_lock(&td->lock);
-	*gid = td->port[port].gids[index];
+	*gid = p->gids[index];
 	spin_unlock(&td->lock);
 	return 0;
 }
@@ -178,12 +206,14 @@ static int tdev_modify_port(struct ib_device *ibdev, u32 port, int mask,
 			    struct ib_port_modify *modify)
 {
 	struct tdev *td = to_tdev(ibdev);
-	struct tdev_port *p = &td->port[port];
+	struct tdev_port *p = tdev_port(td, port);
 
 	if (tdev_failing(ibdev, TDEV_FAIL_MODIFY_PORT))
 		return -EIO;
 	if (mask & ~(IB_PORT_SHUTDOWN | IB_PORT_RESET_QKEY_CNTR))
 		return -EOPNOTSUPP;
+	if (!p)
+		return 0;
 	spin_lock(&td->lock);
 	p->cap_flags |= modify->set_port_cap_mask;
 	p->cap_flags &= ~modify->clr_port_cap_mask;
@@ -237,14 +267,33 @@ atomic_t tdev_dealloc_driver_calls = ATOMIC_INIT(0);
 EXPORT_SYMBOL_GPL(tdev_dealloc_driver_calls);
 
 /*
- * The core frees the device after this (queued unregistration,
- * ib_unregister_driver()): the debugfs directory must go first.
+ * What the driver hangs on a device, freed before the core frees the
+ * device: the interrupt contexts and the netdev a RoCE device made.  The
+ * ports let go of the netdev first, or unregistering it would wait for
+ * them forever.
+ */
+static void tdev_teardown(struct tdev *td)
+{
+	struct net_device *own = td->own_ndev;
+	u32 port;
+
+	tdev_debugfs_remove(td);
+	tv_engine_destroy(td);
+	if (!own)
+		return;
+	for (port = 1; port <= td->params.ports; port++)
+		ib_device_set_netdev(&td->ibdev, NULL, port);
+	td->own_ndev = NULL;
+	tdev_netdev_destroy(own);
+}
+
+/*
+ * ops.dealloc_driver: the core frees the device after this (queued
+ * unregistration, ib_unregister_driver(), ib_dealloc_device()).
  */
 static void tdev_dealloc_driver(struct ib_device *ibdev)
 {
-	struct tdev *td = to_tdev(ibdev);
-
-	tdev_debugfs_remove(td);
+	tdev_teardown(to_tdev(ibdev));
 	atomic_inc(&tdev_dealloc_driver_calls);
 }
 
@@ -262,26 +311,111 @@ static int tdev_check_params(struct tdev_params *p)
 		p->gid_tbl_len = 16;
 	if (!p->pkey_tbl_len)
 		p->pkey_tbl_len = 1;
+	if (!p->vectors)
+		p->vectors = 1;
+	if (p->roce)
+		p->link_layer = IB_LINK_LAYER_ETHERNET;
 	if (p->link_layer == IB_LINK_LAYER_UNSPECIFIED)
 		p->link_layer = IB_LINK_LAYER_INFINIBAND;
 	if (p->ports > TDEV_MAX_PORTS || p->gid_tbl_len < 0 ||
 	    p->gid_tbl_len > TDEV_MAX_GIDS || p->pkey_tbl_len < 0 ||
-	    p->pkey_tbl_len > TDEV_MAX_PKEYS)
+	    p->pkey_tbl_len > TDEV_MAX_PKEYS ||
+	    p->vectors > TDEV_MAX_VECTORS || p->exec > TDEV_EXEC_TIMER)
 		return -EINVAL;
 	return 0;
+}
+
+static void tdev_set_ops(struct tdev *td)
+{
+	const struct tdev_params *p = &td->params;
+	struct ib_device *ibdev = &td->ibdev;
+
+	ib_set_device_ops(ibdev, &tdev_ops);
+	ib_set_device_ops(ibdev, &tdev_cq_ops);
+	ib_set_device_ops(ibdev, &tdev_qp_ops);
+	ib_set_device_ops(ibdev, &tdev_mr_ops);
+	ib_set_device_ops(ibdev, &tdev_ah_ops);
+	if (!p->no_kverbs)
+		ib_set_device_ops(ibdev, &tdev_kverbs_mr_ops);
+	if (p->driver_drain)
+		ib_set_device_ops(ibdev, &tdev_drain_ops);
+	if (p->integrity)
+		ib_set_device_ops(ibdev, &tdev_integrity_ops);
+	if (p->driver_gids)
+		ib_set_device_ops(ibdev, &tdev_gid_ops);
+	if (p->dealloc_driver)
+		ib_set_device_ops(ibdev, &tdev_dealloc_ops);
+	ibdev->ops.driver_id = p->driver_id;
+}
+
+static void tdev_init_fields(struct tdev *td)
+{
+	const struct tdev_params *p = &td->params;
+	u32 port;
+
+	spin_lock_init(&td->lock);
+	atomic_set(&td->npds, 0);
+	atomic_set(&td->ncqs, 0);
+	atomic_set(&td->drain_sq_calls, 0);
+	atomic_set(&td->drain_rq_calls, 0);
+	td->ibdev.node_type = RDMA_NODE_IB_CA;
+	td->ibdev.phys_port_cnt = p->ports;
+	td->ibdev.num_comp_vectors = p->vectors;
+	td->ibdev.node_guid = cpu_to_be64(0x0002c90300000000ULL |
+					  atomic64_inc_return(&tdev_guid_seq));
+	strscpy(td->ibdev.node_desc, "rdma_kunit_tdev", IB_DEVICE_NODE_DESC_MAX);
+	if (p->local_dma_lkey)
+		td->ibdev.local_dma_lkey = TDEV_LOCAL_DMA_LKEY;
+	for (port = 1; port <= p->ports; port++) {
+		td->port[port].state = IB_PORT_ACTIVE;
+		td->port[port].lid = port;
+		td->port[port].cap_flags = IB_PORT_CM_SUP;
+	}
+}
+
+/* The netdev of every port: the caller's, or a RoCE device's own. */
+static int tdev_attach_netdev(struct tdev *td)
+{
+	u32 port;
+	int ret;
+
+	td->ndev = td->params.ndev;
+	if (!td->ndev && td->params.roce) {
+		td->own_ndev = tdev_netdev_create("tdnet%d", NULL);
+		if (IS_ERR(td->own_ndev)) {
+			ret = PTR_ERR(td->own_ndev);
+			td->own_ndev = NULL;
+			return ret;
+		}
+		td->ndev = td->own_ndev;
+	}
+	for (port = 1; td->ndev && port <= td->params.ports; port++) {
+		ret = ib_device_set_netdev(&td->ibdev, td->ndev, port);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* Frees a device tdev_create() could not finish. */
+static void tdev_free_unregistered(struct tdev *td)
+{
+	if (!td->params.dealloc_driver)
+		tdev_teardown(td);
+	ib_dealloc_device(&td->ibdev);
 }
 
 /**
  * tdev_create - allocate a test device, not registered
  * @params: what to make; NULL for all defaults
  *
- * Return: the device or an ERR_PTR (-EINVAL for bad parameters, -ENOMEM).
+ * Return: the device or an ERR_PTR (-EINVAL for bad parameters, -ENOMEM,
+ * or the error of registering a RoCE device's netdev).
  */
 struct tdev *tdev_create(const struct tdev_params *params)
 {
 	struct tdev_params p = params ? *params : (struct tdev_params){};
 	struct tdev *td;
-	u32 port;
 	int ret;
 
 	ret = tdev_check_params(&p);
@@ -291,38 +425,14 @@ struct tdev *tdev_create(const struct tdev_params *params)
 	if (!td)
 		return ERR_PTR(-ENOMEM);
 	td->params = p;
-	spin_lock_init(&td->lock);
-	atomic_set(&td->npds, 0);
-	td->ibdev.node_type = RDMA_NODE_IB_CA;
-	td->ibdev.phys_port_cnt = p.ports;
-	td->ibdev.num_comp_vectors = 1;
-	td->ibdev.node_guid = cpu_to_be64(0x0002c90300000000ULL |
-					  atomic64_inc_return(&tdev_guid_seq));
-	strscpy(td->ibdev.node_desc, "rdma_kunit_tdev", IB_DEVICE_NODE_DESC_MAX);
-	if (p.local_dma_lkey)
-		td->ibdev.local_dma_lkey = TDEV_LOCAL_DMA_LKEY;
-	for (port = 1; port <= p.ports; port++) {
-		td->port[port].state = IB_PORT_ACTIVE;
-		td->port[port].lid = port;
-		td->port[port].cap_flags = IB_PORT_CM_SUP;
-	}
-	ib_set_device_ops(&td->ibdev, &tdev_ops);
-	ib_set_device_ops(&td->ibdev, &tdev_cq_ops);
-	ib_set_device_ops(&td->ibdev, &tdev_qp_ops);
-	ib_set_device_ops(&td->ibdev, &tdev_mr_ops);
-	ib_set_device_ops(&td->ibdev, &tdev_ah_ops);
-	ib_set_device_ops(&td->ibdev, &tdev_datapath_ops);
-	if (p.driver_gids)
-		ib_set_device_ops(&td->ibdev, &tdev_gid_ops);
-	if (p.dealloc_driver)
-		ib_set_device_ops(&td->ibdev, &tdev_dealloc_ops);
-	td->ibdev.ops.driver_id = p.driver_id;
-	for (port = 1; p.ndev && port <= p.ports; port++) {
-		ret = ib_device_set_netdev(&td->ibdev, p.ndev, port);
-		if (ret) {
-			ib_dealloc_device(&td->ibdev);
-			return ERR_PTR(ret);
-		}
+	tdev_init_fields(td);
+	tdev_set_ops(td);
+	ret = tv_engine_create(td);
+	if (!ret)
+		ret = tdev_attach_netdev(td);
+	if (ret) {
+		tdev_free_unregistered(td);
+		return ERR_PTR(ret);
 	}
 	return td;
 }
@@ -332,11 +442,15 @@ EXPORT_SYMBOL_GPL(tdev_create);
  * tdev_register - register a test device with the core
  * @td: from tdev_create()
  *
+ * A params.dma_device device registers with the module's platform device
+ * as its DMA device.
+ *
  * Return: ib_register_device()'s result.
  */
 int tdev_register(struct tdev *td)
 {
-	int ret = ib_register_device(&td->ibdev, td->params.name, NULL);
+	struct device *dma = td->params.dma_device ? tdev_dma_device() : NULL;
+	int ret = ib_register_device(&td->ibdev, td->params.name, dma);
 
 	if (ret)
 		return ret;
@@ -361,6 +475,9 @@ EXPORT_SYMBOL_GPL(tdev_unregister);
 /**
  * tdev_destroy - unregister (if needed) and free a test device
  * @td: the device
+ *
+ * A params.dealloc_driver device is freed by the core, which calls its
+ * dealloc_driver (at unregistration, or from ib_dealloc_device()).
  */
 void tdev_destroy(struct tdev *td)
 {
@@ -369,7 +486,7 @@ void tdev_destroy(struct tdev *td)
 
 	tdev_unregister(td);
 	if (!core_frees)
-		ib_dealloc_device(&td->ibdev);
+		tdev_free_unregistered(td);
 }
 EXPORT_SYMBOL_GPL(tdev_destroy);
 
@@ -388,7 +505,7 @@ struct tdev *tdev_create_registered(const struct tdev_params *params)
 		return td;
 	ret = tdev_register(td);
 	if (ret) {
-		ib_dealloc_device(&td->ibdev);
+		tdev_free_unregistered(td);
 		return ERR_PTR(ret);
 	}
 	return td;
@@ -411,13 +528,19 @@ void tdev_fail(struct tdev *td, enum tdev_fail_op op, bool fail)
 EXPORT_SYMBOL_GPL(tdev_fail);
 
 /**
- * tdev_port_event - change a port as an event says and dispatch the event
+ * tdev_port_event - change a port as an event says and report the event
  * @td: a registered device
  * @port: a valid port
  * @type: IB_EVENT_PORT_ERR (port goes down), IB_EVENT_PORT_ACTIVE (up),
- *	IB_EVENT_LID_CHANGE (LID + 1) or any other event (just dispatched)
+ *	IB_EVENT_LID_CHANGE (LID + 1) or any other event (just reported)
+ *
+ * The port changes at once; the event is raised later, from the device's
+ * interrupt context (ib_dispatch_event() there), in order with the
+ * device's other events.
+ *
+ * Return: 0, or -EBUSY when too many events wait to be raised.
  */
-void tdev_port_event(struct tdev *td, u32 port, enum ib_event_type type)
+int tdev_port_event(struct tdev *td, u32 port, enum ib_event_type type)
 {
 	struct ib_event event = {
 		.device = &td->ibdev,
@@ -433,9 +556,29 @@ void tdev_port_event(struct tdev *td, u32 port, enum ib_event_type type)
 	else if (type == IB_EVENT_LID_CHANGE)
 		td->port[port].lid++;
 	spin_unlock(&td->lock);
-	ib_dispatch_event(&event);
+	return tv_engine_event(td, &event);
 }
 EXPORT_SYMBOL_GPL(tdev_port_event);
+
+/**
+ * tdev_device_event - report an event of the whole device
+ * @td: a registered device
+ * @type: e.g. IB_EVENT_DEVICE_FATAL
+ *
+ * Raised from the device's interrupt context, as tdev_port_event() does.
+ *
+ * Return: 0, or -EBUSY when too many events wait to be raised.
+ */
+int tdev_device_event(struct tdev *td, enum ib_event_type type)
+{
+	struct ib_event event = {
+		.device = &td->ibdev,
+		.event = type,
+	};
+
+	return tv_engine_event(td, &event);
+}
+EXPORT_SYMBOL_GPL(tdev_device_event);
 
 /**
  * tdev_set_gid - set a GID in the driver's table (params.driver_gids)
@@ -460,4 +603,3 @@ int tdev_set_gid(struct tdev *td, u32 port, int index,
 	return 0;
 }
 EXPORT_SYMBOL_GPL(tdev_set_gid);
-

@@ -1,20 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * rdma_kunit_tdev: the module.  Its load and unload, the ndevs parameter,
- * and the debugfs event file of every registered device.
+ * the debugfs event file of every registered device, the work queue of
+ * TDEV_EXEC_WORK devices and the platform device that real-DMA devices
+ * (tdev_params.dma_device) do DMA through.
  *
  * Module parameter ndevs creates and registers that many InfiniBand
  * devices ("tdev%d") at load; they are removed at unload.  Every registered
  * tdev has /sys/kernel/debug/rdma_kunit_tdev/<name>/event, which accepts
  * "port_err N", "port_active N", "gid_change N" and "lid_change N".
  *
- * Locking: tdev_debugfs_root and tdev_param_devs are set at load and
- * cleared at unload only.  A device's debugfs directory is added and
+ * Locking: tdev_debugfs_root, tdev_param_devs, tdev_wq and tdev_pdev are
+ * set at load and cleared at unload only.  A device's debugfs directory is added and
  * removed by whoever owns the device (tdev_register(), tdev_unregister(),
  * or the core through ops.dealloc_driver), never concurrently.
  */
 #include <linux/debugfs.h>
+#include <linux/dma-mapping.h>
 #include <linux/module.h>
+#include <linux/platform_device.h>
 #include <linux/slab.h>
 #include "tdev_priv.h"
 
@@ -52,8 +56,9 @@ static ssize_t tdev_event_write(struct file *file, const char __user *ubuf,
 		return -EINVAL;
 	for (i = 0; i < ARRAY_SIZE(cmds); i++) {
 		if (!strcmp(cmd, cmds[i].cmd)) {
-			tdev_port_event(td, port, cmds[i].type);
-			return count;
+			int ret = tdev_port_event(td, port, cmds[i].type);
+
+			return ret ? ret : count;
 		}
 	}
 	return -EINVAL;
@@ -85,6 +90,34 @@ void tdev_debugfs_remove(struct tdev *td)
 {
 	debugfs_remove(td->debugfs);
 	td->debugfs = NULL;
+}
+
+/* The work queue of TDEV_EXEC_WORK vectors. */
+struct workqueue_struct *tdev_wq;
+
+/* What real-DMA devices map for: a platform device with a 64-bit mask. */
+static struct platform_device *tdev_pdev;
+
+/**
+ * tdev_dma_device - the struct device real-DMA test devices use
+ *
+ * Return: the module's platform device (dma-direct, 64-bit DMA mask).
+ */
+struct device *tdev_dma_device(void)
+{
+	return &tdev_pdev->dev;
+}
+
+static int tdev_pdev_create(void)
+{
+	const struct platform_device_info info = {
+		.name = "rdma_kunit_tdev",
+		.id = PLATFORM_DEVID_NONE,
+		.dma_mask = DMA_BIT_MASK(64),
+	};
+
+	tdev_pdev = platform_device_register_full(&info);
+	return PTR_ERR_OR_ZERO(tdev_pdev);
 }
 
 /* Devices made for the ndevs parameter, destroyed at unload. */
@@ -126,10 +159,23 @@ static int __init tdev_init(void)
 {
 	int ret;
 
+	tdev_wq = alloc_workqueue("rdma_kunit_tdev", 0, 0);
+	if (!tdev_wq)
+		return -ENOMEM;
+	ret = tdev_pdev_create();
+	if (ret)
+		goto err_wq;
 	tdev_debugfs_root = debugfs_create_dir("rdma_kunit_tdev", NULL);
 	ret = tdev_param_create();
 	if (ret)
-		debugfs_remove_recursive(tdev_debugfs_root);
+		goto err_debugfs;
+	return 0;
+
+err_debugfs:
+	debugfs_remove_recursive(tdev_debugfs_root);
+	platform_device_unregister(tdev_pdev);
+err_wq:
+	destroy_workqueue(tdev_wq);
 	return ret;
 }
 
@@ -137,6 +183,8 @@ static void __exit tdev_exit(void)
 {
 	tdev_param_destroy();
 	debugfs_remove_recursive(tdev_debugfs_root);
+	platform_device_unregister(tdev_pdev);
+	destroy_workqueue(tdev_wq);
 }
 
 module_init(tdev_init);

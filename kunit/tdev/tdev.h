@@ -4,6 +4,15 @@
  * and the demo.  This is what its users see; tdev_priv.h says how the
  * driver is split into files.
  *
+ * The double behaves like hardware: posting a work request queues it and
+ * returns; the "hardware" executes it later in the device's interrupt
+ * context (chosen per device, struct tdev_params.exec) and completes it
+ * there, calling the CQ's completion handler in that context.  Queue
+ * depths are enforced, a QP in the error state flushes what is
+ * outstanding, CQ overflow and QP errors are reported as asynchronous
+ * events.  It checks what hardware checks when it executes a work request
+ * (keys, access rights, lengths), and nothing the core checks for it.
+ *
  * A suite creates a device with tdev_create(), registers it with
  * tdev_register() and frees it with tdev_destroy(); tdev_fail() makes a
  * device-level operation fail, tdev_port_event() changes a port and
@@ -19,8 +28,11 @@
 #define TDEV_MAX_PORTS		4
 #define TDEV_MAX_GIDS		32
 #define TDEV_MAX_PKEYS		16
+#define TDEV_MAX_VECTORS	8
 /* The device's local_dma_lkey when tdev_params.local_dma_lkey is set. */
 #define TDEV_LOCAL_DMA_LKEY	0x5a5a0001u
+/* Pages of data (and of metadata) one integrity MR registration takes. */
+#define TDEV_PI_PAGES		16
 
 /* Operations that can be made to fail with tdev_fail(); they return -EIO. */
 enum tdev_fail_op {
@@ -36,13 +48,29 @@ enum tdev_fail_op {
 	TDEV_FAIL_MAX
 };
 
+/*
+ * The context the "hardware" executes work requests and raises completion
+ * and asynchronous events in, one per completion vector:
+ * TDEV_EXEC_HRTIMER   hard interrupt context, from an hrtimer in hard mode
+ *                     (the default)
+ * TDEV_EXEC_IRQ_WORK  hard interrupt context, from an irq_work
+ * TDEV_EXEC_WORK      process context, from a work item
+ * TDEV_EXEC_TIMER     softirq context, from a timer one jiffy later
+ */
+enum tdev_exec {
+	TDEV_EXEC_HRTIMER,
+	TDEV_EXEC_IRQ_WORK,
+	TDEV_EXEC_WORK,
+	TDEV_EXEC_TIMER,
+};
+
 /**
  * struct tdev_params - what tdev_create() makes
  * @name: name or template for ib_register_device(); NULL means "tdev%d"
  * @ports: number of ports, 1..TDEV_MAX_PORTS; 0 means 1
  * @link_layer: IB_LINK_LAYER_INFINIBAND (the default, also for 0; the GID
  *	is made by the core from the node GUID) or IB_LINK_LAYER_ETHERNET
- *	(RoCE v1+v2 ports; GIDs made by the core from @ndev's MAC)
+ *	(RoCE v1+v2 ports; GIDs made by the core from @ndev's addresses)
  * @gid_tbl_len: GID table size, <= TDEV_MAX_GIDS; 0 means 16
  * @pkey_tbl_len: P_Key table size, <= TDEV_MAX_PKEYS; 0 means 1
  * @ndev: netdev of every port (Ethernet), set before registration; the
@@ -55,6 +83,25 @@ enum tdev_fail_op {
  * @dealloc_driver: set ops.dealloc_driver: unregistration frees the device
  * @driver_id: ops.driver_id (default RDMA_DRIVER_UNKNOWN), for
  *	ib_unregister_driver() and lookups by driver
+ * @exec: the interrupt context of the device (enum tdev_exec)
+ * @vectors: completion vectors, 1..TDEV_MAX_VECTORS; 0 means 1.  Each has
+ *	a context of its own: a CQ completes on its vector's, a QP executes
+ *	on its send CQ's.
+ * @roce: Ethernet ports on a registered netdev of the device's own
+ *	(tdev->own_ndev, "tdnet%d"), unless @ndev is given.  Work requests
+ *	between RoCE devices travel as packets do: the receiving device is
+ *	found by its netdev (ib_device_get_by_netdev()) in the interrupt
+ *	context, and a packet for a device not found is dropped.
+ * @dma_device: DMA through a real struct device (the module's platform
+ *	device, 64-bit DMA mask): ib_dma_* do dma-direct mapping and the
+ *	double reads and writes memory by DMA address.  Else virtual DMA
+ *	(no dma_device, kernel virtual addresses).
+ * @no_kverbs: leave out get_dma_mr and reg_user_mr, two of the operations
+ *	a kernel verbs provider must have: not a kverbs provider
+ * @driver_drain: the driver drains QPs itself (ops.drain_sq, drain_rq)
+ * @integrity: integrity MRs with T10-DIF signature offload
+ *	(IBK_INTEGRITY_HANDOVER, alloc_mr_integrity, map_mr_sg_pi,
+ *	check_mr_status)
  */
 struct tdev_params {
 	const char *name;
@@ -68,6 +115,13 @@ struct tdev_params {
 	bool sg_gaps;
 	bool dealloc_driver;
 	enum rdma_driver_id driver_id;
+	enum tdev_exec exec;
+	u32 vectors;
+	bool roce;
+	bool dma_device;
+	bool no_kverbs;
+	bool driver_drain;
+	bool integrity;
 };
 
 /**
@@ -84,6 +138,8 @@ struct tdev_port {
 	union ib_gid gids[TDEV_MAX_GIDS];
 };
 
+struct tv_engine;
+
 /**
  * struct tdev - a test device
  * @ibdev: the core's device; first member (ib_alloc_device())
@@ -92,6 +148,14 @@ struct tdev_port {
  * @lock: protects @port[] and @node_desc changes done by the driver
  * @port: per-port state, indexed by port number (index 0 unused)
  * @npds: PDs allocated and not freed; atomic
+ * @ncqs: CQs allocated and not freed (at most attrs.max_cq); atomic
+ * @drain_sq_calls: calls of ops.drain_sq (params.driver_drain); atomic
+ * @drain_rq_calls: calls of ops.drain_rq; atomic
+ * @ndev: the netdev the double's ports are attached to (params.ndev or
+ *	@own_ndev), the one packets arrive on; constant after tdev_create()
+ * @own_ndev: the netdev of a params.roce device that brought none, which
+ *	the device registers at creation and unregisters when it is freed
+ * @engine: the interrupt contexts (engine.c); set up by tdev_create()
  * @debugfs: the device's debugfs directory while registered; set and
  *	removed by tdev_register()/tdev_unregister(), which only the owner of
  *	the tdev calls
@@ -103,6 +167,12 @@ struct tdev {
 	spinlock_t lock;
 	struct tdev_port port[TDEV_MAX_PORTS + 1];
 	atomic_t npds;
+	atomic_t ncqs;
+	atomic_t drain_sq_calls;
+	atomic_t drain_rq_calls;
+	struct net_device *ndev;
+	struct net_device *own_ndev;
+	struct tv_engine *engine;
 	struct dentry *debugfs;
 };
 
@@ -126,8 +196,14 @@ void tdev_destroy(struct tdev *td);
 struct tdev *tdev_create_registered(const struct tdev_params *params);
 
 void tdev_fail(struct tdev *td, enum tdev_fail_op op, bool fail);
-void tdev_port_event(struct tdev *td, u32 port, enum ib_event_type type);
+int tdev_port_event(struct tdev *td, u32 port, enum ib_event_type type);
+int tdev_device_event(struct tdev *td, enum ib_event_type type);
 int tdev_set_gid(struct tdev *td, u32 port, int index,
 		 const union ib_gid *gid);
+void tdev_qp_fatal(struct ib_qp *qp);
+void tdev_cq_moderation(struct ib_cq *cq, u16 *count, u16 *period);
+
+struct net_device *tdev_netdev_create(const char *name, const u8 *mac);
+void tdev_netdev_destroy(struct net_device *ndev);
 
 #endif

@@ -20,6 +20,10 @@ lab_is_ours() {
 	return 0
 }
 
+# lab_debug_kernel: this is the test kernel (KASAN, kmemleak, lockdep under
+# TCG), where soft RoCE moves some hundred KB/s: runs size themselves by it.
+lab_debug_kernel() { [ -e /sys/kernel/debug/kmemleak ]; }
+
 # lab_load MOD [PARAM=VALUE...]: modprobe one of our modules and fail loudly
 # if what got loaded is not ours.
 lab_load() {
@@ -68,6 +72,28 @@ lab_unload() {
 # lab_kmsg TEXT: a marker in the kernel log.
 lab_kmsg() {
 	echo "lab: $*" >/dev/kmsg
+}
+
+# lab_jiffies FILE: the kernel's jiffies now, into FILE.  kmemleak gives
+# each object's allocation jiffies, so lab/host/results.py --since-jiffies
+# can count only the leaks allocated after this point.
+lab_jiffies() {
+	awk '$1 == "jiffies:" { print $2; exit }' /proc/timer_list >"$1"
+}
+
+# lab_kmemleak FILE: look for leaks and save kmemleak's list in FILE.  A
+# new object is only reported by the second scan that finds it
+# unreferenced, and only once it is 5 s old: the second scan starts at
+# least 5 s after the first.  Status 1 without kmemleak.
+lab_kmemleak() {
+	[ -w /sys/kernel/debug/kmemleak ] || return 1
+	_kl_t0=$(cut -d. -f1 /proc/uptime)
+	echo scan >/sys/kernel/debug/kmemleak
+	# Whole seconds: 6 of them make sure of 5.
+	_kl_wait=$((6 - $(cut -d. -f1 /proc/uptime) + _kl_t0))
+	[ "$_kl_wait" -le 0 ] || sleep "$_kl_wait"
+	echo scan >/sys/kernel/debug/kmemleak
+	cat /sys/kernel/debug/kmemleak >"$1"
 }
 
 # lab_pass NAME / lab_fail NAME [WHY]: one result line.
@@ -165,9 +191,9 @@ lab_wait_for() {
 lab_gid_of() {
 	_want=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' \
 		$(echo "$2" | tr . ' '))
-	for _g in /sys/class/infiniband/"$1"/ports/1/gids/*; do
+	# One grep over the table's files: a table has hundreds of slots.
+	for _g in $(grep -lx "$_want" /sys/class/infiniband/"$1"/ports/1/gids/* 2>/dev/null); do
 		_i=${_g##*/}
-		[ "$(cat "$_g" 2>/dev/null)" = "$_want" ] || continue
 		[ "$(cat "/sys/class/infiniband/$1/ports/1/gid_attrs/types/$_i" 2>/dev/null)" = "RoCE v2" ] ||
 			continue
 		echo "$_i"

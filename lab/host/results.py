@@ -129,16 +129,25 @@ def emit(node, path, out):
         out.append(('FAIL', full, 'failed outside its cases (init/exit)'))
 
 
+def ktap_results(lines):
+    """Per suite in lines: (suite name, [(status, name, why)]), where a
+    status '' marks a diagnostic line of the failing case before it."""
+    results = []
+    for suite in parse_ktap(lines):
+        out = []
+        emit(suite, 'kunit', out)
+        results.append((suite.name, out))
+    return results
+
+
 def cmd_ktap(paths):
     lines = read(paths)
     if lines is None:
         print('FAIL kunit (no kernel log)')
         return 1
-    suites = parse_ktap(lines)
+    suites = ktap_results(lines)
     rc = 0
-    for suite in suites:
-        out = []
-        emit(suite, 'kunit', out)
+    for suite, out in suites:
         counts = {'PASS': 0, 'FAIL': 0, 'SKIP': 0}
         for status, name, why in out:
             if not status:
@@ -146,7 +155,7 @@ def cmd_ktap(paths):
                 continue
             counts[status] += 1
             print(f'{status} {name}' + (f' ({why})' if why else ''))
-        print(f'# suite {suite.name}: {counts["PASS"]} passed, {counts["FAIL"]} failed, '
+        print(f'# suite {suite}: {counts["PASS"]} passed, {counts["FAIL"]} failed, '
               f'{counts["SKIP"]} skipped')
         if counts['FAIL']:
             rc = 1
@@ -231,17 +240,11 @@ def module_namer(modmap, kodir):
     return name
 
 
-def cmd_reports(paths):
-    since = None
-    namer = lambda addr: None  # noqa: E731
-    while paths and paths[0].startswith('--'):
-        if paths[0] == '--since-jiffies':
-            since, paths = int(paths[1]), paths[2:]
-        elif paths[0] == '--modules':
-            namer, paths = module_namer(paths[1], paths[2]), paths[3:]
-        else:
-            print(f'unknown option {paths[0]}', file=sys.stderr)
-            return 2
+def report_log(paths, since=None, namer=None):
+    """The lines of the logs in paths that reports are looked for in: only
+    kmemleak objects allocated from jiffies since on, module frames named
+    by namer, kmemleak's summary line standing for its list when no list
+    (a kmemleak.txt) is among paths."""
     lines = []
     leak_list = False
     for path in paths:
@@ -251,17 +254,22 @@ def cmd_reports(paths):
                 got = drop_old_leaks(got, since)
             leak_list = leak_list or path.endswith('kmemleak.txt')
             lines.extend(got)
-    # Without kmemleak's own list, its summary line in the log is the report.
     if not leak_list:
         lines = [('unreferenced object 0x (' + line + ')') if LEAK_SUMMARY.search(line) else line
                  for line in lines]
-    for i, line in enumerate(lines):
-        m = RAW_FRAME.search(line)
-        if m:
-            where = namer(int(m[1], 16))
+    if namer:
+        for i, line in enumerate(lines):
+            m = RAW_FRAME.search(line)
+            where = namer(int(m[1], 16)) if m else None
             if where:
                 lines[i] = f'{line} ({where})'
-    rc = 0
+    return lines
+
+
+def find_reports(lines):
+    """{kind: [index of the first line of each distinct report]} for the
+    kinds of REPORTS found in lines."""
+    found = {}
     for kind, pat in REPORTS:
         hits = [i for i, line in enumerate(lines) if pat.search(line)]
         # Lockdep's header is a WARNING line too: count it once, as lockdep.
@@ -273,6 +281,27 @@ def cmd_reports(paths):
             if lines[i] not in seen:
                 seen.add(lines[i])
                 firsts.append(i)
+        if firsts:
+            found[kind] = firsts
+    return found
+
+
+def cmd_reports(paths):
+    since = None
+    namer = None
+    while paths and paths[0].startswith('--'):
+        if paths[0] == '--since-jiffies':
+            since, paths = int(paths[1]), paths[2:]
+        elif paths[0] == '--modules':
+            namer, paths = module_namer(paths[1], paths[2]), paths[3:]
+        else:
+            print(f'unknown option {paths[0]}', file=sys.stderr)
+            return 2
+    lines = report_log(paths, since, namer)
+    found = find_reports(lines)
+    rc = 0
+    for kind, _ in REPORTS:
+        firsts = found.get(kind)
         if firsts:
             rc = 1
             print(f'FAIL report/{kind} ({len(firsts)} report(s))')

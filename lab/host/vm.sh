@@ -15,8 +15,11 @@
 #   --timeout SEC    hard limit for the whole VM (default 900)
 #   --mem MB         guest memory (default 2048)
 #   --append ARGS    more kernel command line
+#   --data DIR       copy DIR's files to the share's data/ (/lab/data in
+#                    the guest): input a plan needs besides the modules
 #   --quiet          do not copy the plan's output to stdout
 #
+# SIGTERM or SIGINT stops the VM at once (exit status 130).
 # The VM: TCG (nested KVM hangs here), 2 vCPUs, the cached root file system
 # (lab/host/build-rootfs.sh) as a snapshot=on virtio disk, the console in
 # <run>/console.log.  /sbin/lab-init in the image mounts the "lab" 9p share
@@ -29,9 +32,9 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-usage() { sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
-kernel='' moddir='' nomods=0 out='' timeout=900 mem=2048 append='' quiet=0
+kernel='' moddir='' nomods=0 out='' timeout=900 mem=2048 append='' quiet=0 data=''
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) kernel=$2; shift 2 ;;
@@ -41,6 +44,7 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout=$2; shift 2 ;;
 	--mem) mem=$2; shift 2 ;;
 	--append) append=$2; shift 2 ;;
+	--data) data=$2; shift 2 ;;
 	--quiet) quiet=1; shift ;;
 	-h|--help) usage ;;
 	--) shift; break ;;
@@ -51,6 +55,7 @@ done
 [ $# -ge 1 ] || usage
 plan=$1; shift
 [ -f "$plan" ] || die "no plan $plan"
+[ -z "$data" ] || [ -d "$data" ] || die "no directory $data"
 
 need_pkgs qemu-system-x86 kmod
 rootfs=$("$HOST_DIR/build-rootfs.sh") || die "no root filesystem"
@@ -145,6 +150,7 @@ cp "$GUEST_DIR/lib.sh" "$share/guest-lib.sh"
 for d in scenarios tools; do
 	[ -d "$GUEST_DIR/$d" ] && cp -r "$GUEST_DIR/$d" "$share/$d"
 done
+[ -z "$data" ] || cp -r "$data" "$share/data"
 {
 	printf 'exec /lab/plan'
 	for a in "$@"; do
@@ -161,6 +167,8 @@ if [ $quiet -eq 0 ]; then
 	tail -n +1 -F "$share/out/plan.log" 2>/dev/null &
 	tail_pid=$!
 fi
+# In the background, so that a signal to this script is handled (and the
+# VM stopped by cleanup) at once rather than when QEMU exits.
 set +e
 timeout --kill-after=10 "$timeout" qemu-system-x86_64 \
 	-accel tcg -smp 2 -m "$mem" -nodefaults -no-reboot -display none \
@@ -170,8 +178,11 @@ timeout --kill-after=10 "$timeout" qemu-system-x86_64 \
 	-virtfs "local,path=$share,mount_tag=lab,security_model=none,id=lab" \
 	-virtfs "local,path=$staging/lib/modules,mount_tag=mods,security_model=none,readonly=on,id=mods" \
 	-device virtio-rng-pci \
-	>"$run/qemu.log" 2>&1
+	>"$run/qemu.log" 2>&1 &
+qemu_pid=$!
+wait "$qemu_pid"
 qrc=$?
+qemu_pid=
 set -e
 [ $quiet -eq 0 ] && { sleep 0.5; kill "$tail_pid" 2>/dev/null; wait "$tail_pid" 2>/dev/null || true; }
 secs=$(($(date +%s) - start))

@@ -2,9 +2,13 @@
 /*
  * KUnit suite rdma_core_cq_poll: core/datapath/cq_poll.c, CQs the core
  * polls for their consumer (ib_alloc_cq() and ib_alloc_cq_any(), in every
- * poll context, ib_process_cq_direct(), ib_free_cq()).
+ * poll context, ib_process_cq_direct(), ib_free_cq()), with completions
+ * and their events coming from every kind of interrupt context the test
+ * device has, on several completion vectors.
  */
 #include <kunit/test.h>
+#include <linux/delay.h>
+#include "tk.h"
 #include "vk.h"
 
 static const enum ib_poll_context poll_ctxs[] = {
@@ -30,6 +34,143 @@ static void cq_poll_delivers_all(struct kunit *test)
 	vk_pair_free(test, &p);
 }
 
+/* A device's interrupt context, and how the core polls the CQ. */
+struct cq_exec_case {
+	enum tdev_exec exec;
+	enum ib_poll_context ctx;
+};
+
+static const struct cq_exec_case cq_exec_cases[] = {
+	{ TDEV_EXEC_HRTIMER, IB_POLL_WORKQUEUE },
+	{ TDEV_EXEC_IRQ_WORK, IB_POLL_SOFTIRQ },
+	{ TDEV_EXEC_IRQ_WORK, IB_POLL_UNBOUND_WORKQUEUE },
+	{ TDEV_EXEC_TIMER, IB_POLL_SOFTIRQ },
+	{ TDEV_EXEC_TIMER, IB_POLL_WORKQUEUE },
+	{ TDEV_EXEC_WORK, IB_POLL_SOFTIRQ },
+	{ TDEV_EXEC_WORK, IB_POLL_DIRECT },
+};
+
+static void cq_exec_desc(const struct cq_exec_case *c, char *desc)
+{
+	char ctx[KUNIT_PARAM_DESC_SIZE];
+
+	vk_poll_ctx_desc(&c->ctx, ctx);
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s, %s", vk_exec_name(c->exec),
+		 ctx);
+}
+
+KUNIT_ARRAY_PARAM(cq_exec, cq_exec_cases, cq_exec_desc);
+
+/*
+ * Completion events come from the device's interrupt context (hard
+ * interrupts, softirq or a work item): the core's handler for each poll
+ * context takes it from there, on a device with four vectors (the
+ * receive CQ on the last one).
+ */
+static void cq_poll_from_interrupts(struct kunit *test)
+{
+	const struct cq_exec_case *c = test->param_value;
+	struct tdev_params params = { .exec = c->exec, .vectors = 4 };
+	struct vk_counter counter;
+	struct vk_pair p;
+	int i;
+
+	vk_reinit(test, &params);
+	vk_counter_init(&counter, 0);
+	vk_pair_make_split(test, &p, IB_QPT_RC, c->ctx, NULL);
+	KUNIT_EXPECT_EQ(test, p.rcq->comp_vector, 3U);
+	for (i = 0; i < 4; i++) {
+		vk_post_counted(test, &p, &counter, 8, 8);
+		KUNIT_ASSERT_TRUE(test, vk_counter_wait(&counter,
+				c->ctx == IB_POLL_DIRECT ? p.cq : NULL, 8 + 16 * i) &&
+				vk_counter_wait(&counter,
+				c->ctx == IB_POLL_DIRECT ? p.rcq : NULL, 16 * (i + 1)));
+	}
+	KUNIT_EXPECT_EQ(test, atomic_read(&counter.n), 64);
+	KUNIT_EXPECT_EQ(test, atomic_read(&counter.errors), 0);
+	vk_pair_free(test, &p);
+}
+
+/* ib_alloc_cq_any() spreads CQs over the vectors in use, in turn. */
+static void cq_alloc_any_spreads(struct kunit *test)
+{
+	struct tdev_params params = { .vectors = 4 };
+	struct ib_cq *cq[8];
+	unsigned long used = 0;
+	struct vk *v;
+	int i, n;
+
+	vk_reinit(test, &params);
+	v = test->priv;
+	n = min_t(int, 4, num_online_cpus());
+	for (i = 0; i < 8; i++) {
+		cq[i] = ib_alloc_cq_any(v->dev, NULL, 16, IB_POLL_WORKQUEUE);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(cq[i]));
+		KUNIT_EXPECT_LT(test, cq[i]->comp_vector, (u32)n);
+		used |= BIT(cq[i]->comp_vector);
+	}
+	KUNIT_EXPECT_EQ(test, used, BIT(n) - 1);
+	for (i = 0; i < 8; i++)
+		ib_free_cq(cq[i]);
+	/* Bad input: a poll context that does not exist */
+	KUNIT_EXPECT_EQ(test, PTR_ERR(ib_alloc_cq_any(v->dev, NULL, 16, 9)),
+			-EINVAL);
+}
+
+/* Posts @n RDMA WRITEs of nothing on @qp, signaled or not, wr_cqe NULL. */
+static void cq_post_no_cqe(struct kunit *test, struct ib_qp *qp, int n,
+			   bool signaled)
+{
+	struct ib_rdma_wr w = {
+		.wr = { .opcode = IB_WR_RDMA_WRITE,
+			.send_flags = signaled ? IB_SEND_SIGNALED : 0 },
+	};
+	const struct ib_send_wr *bad;
+	int i;
+
+	for (i = 0; i < n; i++)
+		KUNIT_ASSERT_EQ(test, ib_post_send(qp, &w.wr, &bad), 0);
+}
+
+/*
+ * Issue 12, lower: work requests posted unsignaled without a wr_cqe (the
+ * R/W API's inner ones) complete when they are flushed, and have no
+ * wr_cqe: that is no error.  Before the fix each such completion was
+ * warned about (once).  A successful completion without one is a
+ * consumer's bug, reported each time (rate limited).
+ */
+static void cq_poll_no_wr_cqe(struct kunit *test)
+{
+	struct ib_qp_attr a = { .qp_state = IB_QPS_SQD };
+	struct vk_pair p;
+	u64 mark;
+
+	/* Unsignaled ones held in SQD, then flushed: no report */
+	vk_pair_make(test, &p, IB_QPT_RC, IB_POLL_DIRECT, NULL);
+	mark = tk_log_mark();
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(p.a, &a, IB_QP_STATE), 0);
+	cq_post_no_cqe(test, p.a, 4, false);
+	a.qp_state = IB_QPS_ERR;
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(p.a, &a, IB_QP_STATE), 0);
+	KUNIT_EXPECT_TRUE(test, tk_wait_for(ib_req_notify_cq(p.cq,
+				IB_CQ_NEXT_COMP | IB_CQ_REPORT_MISSED_EVENTS) > 0));
+	msleep(20);
+	KUNIT_EXPECT_EQ(test, ib_process_cq_direct(p.cq, -1), 4);
+	KUNIT_EXPECT_EQ(test, tk_log_count(mark, "without a wr_cqe"), 0);
+	vk_pair_free(test, &p);
+
+	/* Successful ones: a consumer's bug, reported each time */
+	vk_pair_make(test, &p, IB_QPT_RC, IB_POLL_DIRECT, NULL);
+	mark = tk_log_mark();
+	cq_post_no_cqe(test, p.a, 2, true);
+	KUNIT_EXPECT_TRUE(test, tk_wait_for(ib_req_notify_cq(p.cq,
+				IB_CQ_NEXT_COMP | IB_CQ_REPORT_MISSED_EVENTS) > 0));
+	msleep(20);
+	KUNIT_EXPECT_EQ(test, ib_process_cq_direct(p.cq, -1), 2);
+	KUNIT_EXPECT_EQ(test, tk_log_count(mark, "without a wr_cqe"), 2);
+	vk_pair_free(test, &p);
+}
+
 static void cq_direct_budget(struct kunit *test)
 {
 	struct vk_pair p;
@@ -40,6 +181,10 @@ static void cq_direct_budget(struct kunit *test)
 	vk_pair_make(test, &p, IB_QPT_RC, IB_POLL_DIRECT, NULL);
 	vk_post_counted(test, &p, &c, 10, 0);
 	KUNIT_ASSERT_EQ(test, ib_modify_qp(p.b, &a, IB_QP_STATE), 0);
+	/* The ten flushes arrive together */
+	KUNIT_ASSERT_TRUE(test, tk_wait_for(ib_req_notify_cq(p.cq,
+				IB_CQ_NEXT_COMP | IB_CQ_REPORT_MISSED_EVENTS) > 0));
+	msleep(20);
 	KUNIT_EXPECT_EQ(test, ib_process_cq_direct(p.cq, 4), 4);
 	KUNIT_EXPECT_EQ(test, atomic_read(&c.n), 4);
 	KUNIT_EXPECT_EQ(test, ib_process_cq_direct(p.cq, -1), 6);
@@ -71,17 +216,26 @@ static void cq_alloc_bad_and_any(struct kunit *test)
 
 static void cq_free_busy_refused(struct kunit *test)
 {
+	struct vk *v = test->priv;
+	int cqs = atomic_read(&v->td->ncqs);
 	struct ib_cq *cq = vk_cq(test, 16, IB_POLL_WORKQUEUE);
 	struct ib_qp *qp = vk_qp(test, IB_QPT_UD, cq, cq, NULL);
 
+	KUNIT_EXPECT_EQ(test, atomic_read(&v->td->ncqs), cqs + 1);
 	ib_free_cq(cq);		/* a caller bug: warned about, not done */
 	KUNIT_EXPECT_EQ(test, atomic_read(&cq->usecnt), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&v->td->ncqs), cqs + 1);
 	KUNIT_EXPECT_EQ(test, ib_destroy_qp(qp), 0);
 	ib_free_cq(cq);
+	/* Freed: the driver destroyed it */
+	KUNIT_EXPECT_EQ(test, atomic_read(&v->td->ncqs), cqs);
 }
 
 static struct kunit_case cq_poll_cases[] = {
 	KUNIT_CASE_PARAM(cq_poll_delivers_all, poll_ctx_gen_params),
+	KUNIT_CASE_PARAM(cq_poll_from_interrupts, cq_exec_gen_params),
+	KUNIT_CASE(cq_alloc_any_spreads),
+	KUNIT_CASE(cq_poll_no_wr_cqe),
 	KUNIT_CASE(cq_direct_budget),
 	KUNIT_CASE(cq_alloc_bad_and_any),
 	KUNIT_CASE(cq_free_busy_refused),

@@ -2,9 +2,10 @@
 /*
  * KUnit suite rdma_core_cq_pool: core/datapath/cq_pool.c, CQs shared
  * through the device's pool (ib_cq_pool_get(), ib_cq_pool_put()): sharing,
- * growing, refusing, and carrying traffic.
+ * growing, refusing, per completion vector, and carrying traffic.
  */
 #include <kunit/test.h>
+#include <linux/kprobes.h>
 #include "vk.h"
 
 static void pool_shares(struct kunit *test)
@@ -87,11 +88,110 @@ static void pool_cq_carries_traffic(struct kunit *test)
 	ib_cq_pool_put(cq, 64);
 }
 
+/* A CQ of the pool per vector: the hint picks it, modulo the vectors. */
+static void pool_per_vector(struct kunit *test)
+{
+	struct tdev_params params = { .vectors = 4 };
+	struct ib_cq *cq[8];
+	struct vk *v;
+	int i, n;
+
+	vk_reinit(test, &params);
+	v = test->priv;
+	n = min_t(int, 4, num_online_cpus());
+	for (i = 0; i < 8; i++) {
+		cq[i] = ib_cq_pool_get(v->dev, 8, i, IB_POLL_SOFTIRQ);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(cq[i]));
+		KUNIT_EXPECT_EQ(test, cq[i]->comp_vector, (u32)(i % n));
+		if (i >= n)
+			KUNIT_EXPECT_PTR_EQ(test, cq[i], cq[i - n]);
+	}
+	for (i = 0; i < 8; i++)
+		ib_cq_pool_put(cq[i], 8);
+}
+
+/*
+ * Stands in for a CPU coming online between the two times the pool counts
+ * the vectors it may use (min(num_comp_vectors, online CPUs)): while the
+ * core's cq_poll_pick_vector() runs for the target device, the device
+ * has two vectors instead of one.
+ */
+static struct ib_device *pool_hotplug_dev;
+static atomic_t pool_hotplug_hits;
+
+static int pool_pick_enter(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct ib_device *dev = (void *)regs_get_kernel_argument(regs, 0);
+	bool *hit = (bool *)ri->data;
+
+	*hit = dev == READ_ONCE(pool_hotplug_dev) && num_online_cpus() > 1;
+	if (*hit) {
+		WRITE_ONCE(dev->num_comp_vectors, 2);
+		atomic_inc(&pool_hotplug_hits);
+	}
+	return 0;
+}
+
+static int pool_pick_return(struct kretprobe_instance *ri,
+			    struct pt_regs *regs)
+{
+	if (*(bool *)ri->data)
+		WRITE_ONCE(pool_hotplug_dev->num_comp_vectors, 1);
+	return 0;
+}
+
+static struct kretprobe pool_pick_probe = {
+	.kp.symbol_name = "cq_poll_pick_vector",
+	.entry_handler = pool_pick_enter,
+	.handler = pool_pick_return,
+	.data_size = sizeof(bool),
+	.maxactive = 4,
+};
+
+/*
+ * Issue 12, lower: the pool picked a vector with one count and grew sets
+ * of CQs with the other: after CPU hotplug it could ask for a vector it
+ * never makes a CQ for, and grew sets until CQs ran out.  Each get asks
+ * for a whole CQ, so each one that does not find room must grow the
+ * pool.
+ */
+static void pool_vector_after_hotplug(struct kunit *test)
+{
+	struct vk *v = test->priv;
+	u32 max = v->dev->attrs.max_cqe;
+	struct ib_cq *cq[4];
+	int i;
+
+	KUNIT_ASSERT_EQ(test, v->dev->num_comp_vectors, 1);
+	KUNIT_ASSERT_GT(test, num_online_cpus(), 1U);
+	atomic_set(&pool_hotplug_hits, 0);
+	WRITE_ONCE(pool_hotplug_dev, v->dev);
+	KUNIT_ASSERT_EQ(test, register_kretprobe(&pool_pick_probe), 0);
+	for (i = 0; i < 4; i++) {
+		cq[i] = ib_cq_pool_get(v->dev, max, -1, IB_POLL_WORKQUEUE);
+		if (IS_ERR(cq[i]))
+			break;
+		KUNIT_EXPECT_EQ(test, cq[i]->comp_vector, 0U);
+	}
+	unregister_kretprobe(&pool_pick_probe);
+	WRITE_ONCE(pool_hotplug_dev, NULL);
+	KUNIT_EXPECT_EQ(test, i, 4);
+	if (i < 4)
+		KUNIT_FAIL(test, "get %d: %ld", i, PTR_ERR(cq[i]));
+	/* The pick saw two vectors each time: the case did what it says */
+	KUNIT_EXPECT_EQ(test, atomic_read(&pool_hotplug_hits), 4);
+	KUNIT_EXPECT_EQ(test, v->dev->num_comp_vectors, 1);
+	while (i--)
+		ib_cq_pool_put(cq[i], max);
+}
+
 static struct kunit_case cq_pool_cases[] = {
 	KUNIT_CASE(pool_shares),
 	KUNIT_CASE(pool_grows_when_full),
 	KUNIT_CASE(pool_refuses),
 	KUNIT_CASE(pool_cq_carries_traffic),
+	KUNIT_CASE(pool_per_vector),
+	KUNIT_CASE(pool_vector_after_hotplug),
 	{}
 };
 

@@ -11,7 +11,9 @@
  * (rdma_core_rw_mr).
  */
 #include <kunit/test.h>
+#include <linux/crc-t10dif.h>
 #include <linux/delay.h>
+#include <linux/t10-pi.h>
 #include <rdma/rw.h>
 #include "rw_env.h"
 #include "tk.h"
@@ -157,12 +159,12 @@ static void rw_wait_init(struct rw_wait *w)
 	w->status = IB_WC_GENERAL_ERR;
 }
 
-/* Poll until @w completes; 0 when it did, successfully. */
+/* Poll until @w completes (VK_WAIT_MS at most); 0 if it did, well. */
 static int rw_wait_for(struct rw_env *env, struct rw_wait *w)
 {
-	int i;
+	unsigned long end = jiffies + msecs_to_jiffies(VK_WAIT_MS);
 
-	for (i = 0; i < 2000 && !w->done; i++) {
+	while (!w->done && !time_after(jiffies, end)) {
 		ib_process_cq_direct(env->cq, 16);
 		if (!w->done)
 			usleep_range(100, 200);
@@ -217,7 +219,8 @@ static void rw_env_qps(struct rw_env *env, u32 max_send_sge,
 {
 	struct kunit *test = env->test;
 
-	env->qp = rw_qp(env, max_send_sge, max_rdma_ctxs, &env->qp_attr);
+	env->qp = rw_qp_flags(env, max_send_sge, max_rdma_ctxs,
+			      env->create_flags, &env->qp_attr);
 	env->peer = rw_qp(env, 1, 0, NULL);
 	KUNIT_ASSERT_EQ(test, vk_connect(env->qp, env->peer->qp_num), 0);
 	KUNIT_ASSERT_EQ(test, vk_connect(env->peer, env->qp->qp_num), 0);
@@ -456,6 +459,18 @@ static void rw_uninitialised_ctx(struct kunit *test)
 			    DMA_TO_DEVICE);
 	rdma_rw_ctx_destroy_signature(&ctx, env->qp, RW_PORT, env->lsg, 1,
 				      NULL, 0, DMA_TO_DEVICE);
+	KUNIT_EXPECT_EQ(test, w.done, 0);
+
+	/* A context that was set up has WRs; once destroyed, it has none */
+	KUNIT_ASSERT_EQ(test, rdma_rw_ctx_init(&ctx, env->qp, RW_PORT, env->lsg,
+					       1, 0, env->rmr->iova,
+					       env->rmr->rkey, DMA_TO_DEVICE), 1);
+	KUNIT_EXPECT_NOT_NULL(test, rdma_rw_ctx_wrs(&ctx, env->qp, RW_PORT,
+						    &w.cqe, NULL));
+	rdma_rw_ctx_destroy(&ctx, env->qp, RW_PORT, env->lsg, 1,
+			    DMA_TO_DEVICE);
+	KUNIT_EXPECT_EQ(test, rdma_rw_ctx_post(&ctx, env->qp, RW_PORT, &w.cqe,
+					       NULL), -EINVAL);
 	KUNIT_EXPECT_EQ(test, w.done, 0);
 }
 
@@ -810,4 +825,205 @@ static struct kunit_suite rw_mr_suite = {
 	.test_cases = rw_mr_cases,
 };
 
-kunit_test_suites(&rw_sizing_suite, &rw_sge_suite, &rw_mr_suite);
+/* ---- R/W contexts with signature offload ---- */
+
+#define RW_PI_BLOCK	512
+#define RW_PI_BLOCKS	8
+#define RW_PI_DATA	(RW_PI_BLOCK * RW_PI_BLOCKS)
+#define RW_PI_REF		1000
+#define RW_PI_APP		0x5aa5
+
+/* Protection information of lbuf's first RW_PI_DATA bytes, and its list. */
+struct rw_sig {
+	struct t10_pi_tuple *pi;
+	struct scatterlist psg;
+	struct ib_sig_attrs attrs;
+};
+
+static void rw_sig_prepare(struct rw_env *env, struct rw_sig *s)
+{
+	struct kunit *test = env->test;
+	int i;
+
+	env->create_flags = IB_QP_CREATE_INTEGRITY_EN;
+	rw_env_qps(env, 2, 2);
+	s->pi = kunit_kcalloc(test, RW_PI_BLOCKS, sizeof(*s->pi), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, s->pi);
+	sg_init_one(&s->psg, s->pi, RW_PI_BLOCKS * sizeof(*s->pi));
+	memset(&s->attrs, 0, sizeof(s->attrs));
+	s->attrs.check_mask = IB_SIG_CHECK_GUARD | IB_SIG_CHECK_REFTAG |
+			      IB_SIG_CHECK_APPTAG;
+	s->attrs.mem.sig_type = IB_SIG_TYPE_T10_DIF;
+	s->attrs.mem.sig.dif.bg_type = IB_T10DIF_CRC;
+	s->attrs.mem.sig.dif.pi_interval = RW_PI_BLOCK;
+	s->attrs.mem.sig.dif.ref_tag = RW_PI_REF;
+	s->attrs.mem.sig.dif.ref_remap = true;
+	s->attrs.mem.sig.dif.app_tag = RW_PI_APP;
+	s->attrs.mem.sig.dif.apptag_check_mask = 0xffff;
+	s->attrs.wire.sig_type = IB_SIG_TYPE_NONE;
+	rw_fill(env->lbuf, RW_PI_DATA, 9);
+	for (i = 0; i < RW_PI_BLOCKS; i++) {
+		s->pi[i].guard_tag = cpu_to_be16(crc_t10dif(env->lbuf +
+							    i * RW_PI_BLOCK,
+							    RW_PI_BLOCK));
+		s->pi[i].app_tag = cpu_to_be16(RW_PI_APP);
+		s->pi[i].ref_tag = cpu_to_be32(RW_PI_REF + i);
+	}
+	sg_init_table(env->lsg, 1);
+	sg_set_buf(&env->lsg[0], env->lbuf, RW_PI_DATA);
+}
+
+/*
+ * Move lbuf's first RW_PI_DATA bytes to or from the remote buffer through a
+ * signature context; @st gets the integrity MR's status.  Returns the WR
+ * count init gave, or -errno.
+ */
+static int rw_sig_move(struct rw_env *env, struct rw_sig *s,
+		       enum dma_data_direction dir, struct ib_mr_status *st)
+{
+	struct rdma_rw_ctx ctx;
+	struct rw_wait w;
+	int nr, ret;
+
+	nr = rdma_rw_ctx_signature_init(&ctx, env->qp, RW_PORT, env->lsg, 1,
+					&s->psg, 1, &s->attrs, env->rmr->iova,
+					env->rmr->rkey, dir);
+	if (nr < 0)
+		return nr;
+	rw_wait_init(&w);
+	ret = rdma_rw_ctx_post(&ctx, env->qp, RW_PORT, &w.cqe, NULL);
+	if (!ret)
+		ret = rw_wait_for(env, &w);
+	if (!ret)
+		ret = ib_check_mr_status(ctx.reg->mr, IB_MR_CHECK_SIG_STATUS, st);
+	rdma_rw_ctx_destroy_signature(&ctx, env->qp, RW_PORT, env->lsg, 1,
+				      &s->psg, 1, dir);
+	return ret ? ret : nr;
+}
+
+/*
+ * WRITE through an integrity MR: the memory's PI is checked and stripped,
+ * the peer gets the data; a bad tuple is reported by ib_check_mr_status()
+ * on the context's MR.
+ */
+static void rw_sig_write_checks_pi(struct kunit *test)
+{
+	struct rw_env *env = test->priv;
+	struct ib_mr_status st;
+	struct rw_sig s;
+
+	rw_sig_prepare(env, &s);
+	memset(env->rbuf, 0, RW_BUF_LEN);
+	KUNIT_EXPECT_EQ(test, rw_sig_move(env, &s, DMA_TO_DEVICE, &st), 2);
+	KUNIT_EXPECT_EQ(test, st.fail_status, 0U);
+	KUNIT_EXPECT_EQ(test, memcmp(env->rbuf, env->lbuf, RW_PI_DATA), 0);
+	KUNIT_EXPECT_EQ(test, env->rbuf[RW_PI_DATA], 0);
+
+	/* Block 5 claims another reference tag; the MR is invalidated first */
+	s.pi[5].ref_tag = cpu_to_be32(4242);
+	KUNIT_EXPECT_EQ(test, rw_sig_move(env, &s, DMA_TO_DEVICE, &st), 3);
+	KUNIT_EXPECT_EQ(test, st.fail_status, (u32)IB_MR_CHECK_SIG_STATUS);
+	KUNIT_EXPECT_EQ(test, st.sig_err.err_type, IB_SIG_BAD_REFTAG);
+	KUNIT_EXPECT_EQ(test, st.sig_err.expected, (u32)RW_PI_REF + 5);
+	KUNIT_EXPECT_EQ(test, st.sig_err.actual, 4242U);
+	KUNIT_EXPECT_EQ(test, st.sig_err.sig_err_offset, 5ULL * RW_PI_BLOCK);
+
+	/* A bad application tag */
+	s.pi[5].ref_tag = cpu_to_be32(RW_PI_REF + 5);
+	s.pi[0].app_tag = cpu_to_be16(1);
+	KUNIT_EXPECT_EQ(test, rw_sig_move(env, &s, DMA_TO_DEVICE, &st), 3);
+	KUNIT_EXPECT_EQ(test, st.sig_err.err_type, IB_SIG_BAD_APPTAG);
+	KUNIT_EXPECT_EQ(test, env->qp->mrs_used, 0);
+}
+
+/* READ through an integrity MR: the PI of the data read is generated. */
+static void rw_sig_read_generates_pi(struct kunit *test)
+{
+	struct rw_env *env = test->priv;
+	struct ib_mr_status st;
+	struct rw_sig s;
+	int i;
+
+	rw_sig_prepare(env, &s);
+	rw_fill(env->rbuf, RW_PI_DATA, 77);
+	memset(s.pi, 0, RW_PI_BLOCKS * sizeof(*s.pi));
+	KUNIT_EXPECT_EQ(test, rw_sig_move(env, &s, DMA_FROM_DEVICE, &st), 2);
+	KUNIT_EXPECT_EQ(test, st.fail_status, 0U);
+	KUNIT_EXPECT_EQ(test, memcmp(env->lbuf, env->rbuf, RW_PI_DATA), 0);
+	for (i = 0; i < RW_PI_BLOCKS; i++) {
+		KUNIT_EXPECT_EQ(test, be16_to_cpu(s.pi[i].guard_tag),
+				crc_t10dif(env->rbuf + i * RW_PI_BLOCK,
+					   RW_PI_BLOCK));
+		KUNIT_EXPECT_EQ(test, be32_to_cpu(s.pi[i].ref_tag),
+				(u32)RW_PI_REF + i);
+		KUNIT_EXPECT_EQ(test, be16_to_cpu(s.pi[i].app_tag), RW_PI_APP);
+	}
+}
+
+/* Bad input, and a pool with no integrity MR left. */
+static void rw_sig_bad_inputs(struct kunit *test)
+{
+	struct rw_env *env = test->priv;
+	struct rdma_rw_ctx ctx, held[2];
+	struct ib_mr_status st;
+	struct rw_sig s;
+	int i;
+
+	rw_sig_prepare(env, &s);
+	/* Neither a READ nor a WRITE; a port the device lacks */
+	KUNIT_EXPECT_EQ(test, rdma_rw_ctx_signature_init(&ctx, env->qp, RW_PORT,
+				env->lsg, 1, &s.psg, 1, &s.attrs, 0, 0,
+				DMA_BIDIRECTIONAL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, rdma_rw_ctx_signature_init(&ctx, env->qp, 3,
+				env->lsg, 1, &s.psg, 1, &s.attrs, 0, 0,
+				DMA_TO_DEVICE), -EINVAL);
+	/* More entries than an integrity MR maps; none at all */
+	KUNIT_EXPECT_EQ(test, rdma_rw_ctx_signature_init(&ctx, env->qp, RW_PORT,
+				env->lsg, TDEV_PI_PAGES + 1, &s.psg, 1,
+				&s.attrs, 0, 0, DMA_TO_DEVICE), -EINVAL);
+	KUNIT_EXPECT_EQ(test, rdma_rw_ctx_signature_init(&ctx, env->qp, RW_PORT,
+				env->lsg, 0, &s.psg, 1, &s.attrs, 0, 0,
+				DMA_TO_DEVICE), -EINVAL);
+	/* The peer QP has no integrity */
+	KUNIT_EXPECT_EQ(test, rdma_rw_ctx_signature_init(&ctx, env->peer,
+				RW_PORT, env->lsg, 1, &s.psg, 1, &s.attrs, 0,
+				0, DMA_TO_DEVICE), -EINVAL);
+	/* Two contexts hold the pool's two integrity MRs */
+	for (i = 0; i < 2; i++)
+		KUNIT_ASSERT_EQ(test, rdma_rw_ctx_signature_init(&held[i],
+					env->qp, RW_PORT, env->lsg, 1, &s.psg,
+					1, &s.attrs, env->rmr->iova,
+					env->rmr->rkey, DMA_TO_DEVICE), 2);
+	KUNIT_EXPECT_EQ(test, rdma_rw_ctx_signature_init(&ctx, env->qp, RW_PORT,
+				env->lsg, 1, &s.psg, 1, &s.attrs, 0, 0,
+				DMA_TO_DEVICE), -EAGAIN);
+	KUNIT_EXPECT_EQ(test, env->qp->mrs_used, 2);
+	for (i = 0; i < 2; i++)
+		rdma_rw_ctx_destroy_signature(&held[i], env->qp, RW_PORT,
+					      env->lsg, 1, &s.psg, 1,
+					      DMA_TO_DEVICE);
+	KUNIT_EXPECT_EQ(test, env->qp->mrs_used, 0);
+	/* Destroying it twice, or as a plain context: refused, no harm */
+	rdma_rw_ctx_destroy_signature(&held[0], env->qp, RW_PORT, env->lsg, 1,
+				      &s.psg, 1, DMA_TO_DEVICE);
+	/* And the QP still moves data */
+	KUNIT_EXPECT_EQ(test, rw_sig_move(env, &s, DMA_TO_DEVICE, &st), 2);
+	KUNIT_EXPECT_EQ(test, st.fail_status, 0U);
+}
+
+static struct kunit_case rw_sig_cases[] = {
+	KUNIT_CASE(rw_sig_write_checks_pi),
+	KUNIT_CASE(rw_sig_read_generates_pi),
+	KUNIT_CASE(rw_sig_bad_inputs),
+	{}
+};
+
+static struct kunit_suite rw_sig_suite = {
+	.name = "rdma_core_rw_sig",
+	.init = rw_env_init_integrity,
+	.exit = rw_env_exit,
+	.test_cases = rw_sig_cases,
+};
+
+kunit_test_suites(&rw_sizing_suite, &rw_sge_suite, &rw_mr_suite,
+		  &rw_sig_suite);

@@ -54,7 +54,7 @@ static void gid_roce_from_netdev(struct kunit *test)
 	rdma_put_gid_attr(v1);
 	rdma_put_gid_attr(v2);
 	tdev_destroy(td);
-	free_netdev(ndev);
+	tk_netdev_free(ndev);
 }
 
 static void gid_roce_without_netdev(struct kunit *test)
@@ -68,6 +68,63 @@ static void gid_roce_without_netdev(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, PTR_ERR(rdma_get_gid_attr(&td->ibdev, 1, 0)),
 			-ENODATA);
 	tdev_destroy(td);
+}
+
+/* As in-tree: a netdev the stack does not know gives no GIDs. */
+static void gid_roce_unregistered_netdev(struct kunit *test)
+{
+	struct net_device *ndev = tk_netdev_unregistered(test);
+	struct tdev_params p = { .name = "ktgu%d", .ndev = ndev,
+				 .link_layer = IB_LINK_LAYER_ETHERNET };
+	struct net_device *known = tk_netdev(test);
+	struct tdev *td = tk_dev(test, &p);
+	union ib_gid gid;
+
+	KUNIT_EXPECT_EQ(test, rdma_query_gid(&td->ibdev, 1, 0, &gid), -EINVAL);
+	KUNIT_EXPECT_EQ(test, rdma_query_gid(&td->ibdev, 1, 1, &gid), -EINVAL);
+	/* A registered one on the same port does, until it goes again */
+	KUNIT_ASSERT_EQ(test, ib_device_set_netdev(&td->ibdev, known, 1), 0);
+	KUNIT_EXPECT_EQ(test, rdma_query_gid(&td->ibdev, 1, 0, &gid), 0);
+	KUNIT_ASSERT_EQ(test, ib_device_set_netdev(&td->ibdev, ndev, 1), 0);
+	KUNIT_EXPECT_EQ(test, rdma_query_gid(&td->ibdev, 1, 0, &gid), -EINVAL);
+	tdev_destroy(td);
+	tk_netdev_free(known);
+	free_netdev(ndev);
+}
+
+static void gid_attr_ndev_rcu(struct kunit *test)
+{
+	struct net_device *ndev = tk_netdev(test);
+	struct tdev_params eth = { .name = "ktgr%d", .ndev = ndev,
+				   .link_layer = IB_LINK_LAYER_ETHERNET };
+	struct tdev *a = tk_dev(test, &eth), *b = tk_dev_named(test, "ktgri%d");
+	const struct ib_gid_attr *attr, *ib;
+	struct net_device *got;
+
+	attr = rdma_get_gid_attr(&a->ibdev, 1, 0);
+	ib = rdma_get_gid_attr(&b->ibdev, 1, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(attr));
+	KUNIT_ASSERT_FALSE(test, IS_ERR(ib));
+	rcu_read_lock();
+	got = rdma_read_gid_attr_ndev_rcu(attr);
+	rcu_read_unlock();
+	KUNIT_EXPECT_PTR_EQ(test, got, ndev);
+	/* An InfiniBand GID has no netdev */
+	rcu_read_lock();
+	got = rdma_read_gid_attr_ndev_rcu(ib);
+	rcu_read_unlock();
+	KUNIT_EXPECT_EQ(test, PTR_ERR(got), -ENODEV);
+	/* An entry that left its table (the port lost its netdev) */
+	KUNIT_ASSERT_EQ(test, ib_device_set_netdev(&a->ibdev, NULL, 1), 0);
+	rcu_read_lock();
+	got = rdma_read_gid_attr_ndev_rcu(attr);
+	rcu_read_unlock();
+	KUNIT_EXPECT_EQ(test, PTR_ERR(got), -EINVAL);
+	rdma_put_gid_attr(attr);
+	rdma_put_gid_attr(ib);
+	tdev_destroy(a);
+	tdev_destroy(b);
+	tk_netdev_free(ndev);
 }
 
 static void gid_attr_errors(struct kunit *test)
@@ -131,8 +188,8 @@ static void gid_find_by_port(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, PTR_ERR(rdma_find_gid_by_port(&td->ibdev, &gid,
 				IB_GID_TYPE_ROCE, 1, NULL)), -ENOENT);
 	tdev_destroy(td);
-	free_netdev(ndev);
-	free_netdev(other);
+	tk_netdev_free(ndev);
+	tk_netdev_free(other);
 }
 
 static void gid_l2_fields(struct kunit *test)
@@ -159,7 +216,7 @@ static void gid_l2_fields(struct kunit *test)
 	rdma_put_gid_attr(attr);
 	tdev_destroy(a);
 	tdev_destroy(b);
-	free_netdev(ndev);
+	tk_netdev_free(ndev);
 }
 
 static void gid_follows_set_netdev(struct kunit *test)
@@ -177,7 +234,7 @@ static void gid_follows_set_netdev(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, ib_device_set_netdev(&td->ibdev, NULL, 1), 0);
 	KUNIT_EXPECT_EQ(test, rdma_query_gid(&td->ibdev, 1, 0, &gid), -EINVAL);
 	tdev_destroy(td);
-	free_netdev(ndev);
+	tk_netdev_free(ndev);
 }
 
 static void gid_driver_query_fails(struct kunit *test)
@@ -203,6 +260,8 @@ static struct kunit_case gid_cases[] = {
 	KUNIT_CASE(gid_ib_default),
 	KUNIT_CASE(gid_roce_from_netdev),
 	KUNIT_CASE(gid_roce_without_netdev),
+	KUNIT_CASE(gid_roce_unregistered_netdev),
+	KUNIT_CASE(gid_attr_ndev_rcu),
 	KUNIT_CASE(gid_attr_errors),
 	KUNIT_CASE(gid_attr_outlives_device),
 	KUNIT_CASE(gid_find_by_port),

@@ -6,7 +6,9 @@
  */
 #include <kunit/test.h>
 #include <linux/delay.h>
+#include <linux/slab.h>
 #include "tk.h"
+#include "vk.h"
 
 /*
  * A client that counts its calls.  Its add() stores the device as client
@@ -179,10 +181,15 @@ static void client_data_refused_when_not_added(struct kunit *test)
 	struct tk_client *c = tk_client_init(0, NULL);
 	struct tdev *a = tk_dev_named(test, "ktcn%d");
 
+	u64 mark;
+
 	c->decline = true;
 	KUNIT_ASSERT_EQ(test, ib_register_client(&c->client), 0);
+	mark = tk_log_mark();
 	ib_set_client_data(&a->ibdev, &c->client, c);
 	KUNIT_EXPECT_NULL(test, ib_get_client_data(&a->ibdev, &c->client));
+	KUNIT_EXPECT_EQ(test, tk_log_count(mark, "is not added, data not set"),
+			1);
 	tdev_destroy(a);
 	/* Declined: never added, never removed. */
 	KUNIT_EXPECT_EQ(test, atomic_read(&c->adds), 0);
@@ -217,16 +224,168 @@ static void client_remove_reverse_order(struct kunit *test)
 static void client_kverbs_requirement(struct kunit *test)
 {
 	struct tk_client *c = tk_client_init(0, NULL);
+	struct tk_client *any = tk_client_init(1, NULL);
+	struct tdev_params none = { .name = "ktkvcn%d", .no_kverbs = true };
 	struct tdev *a = tk_dev_named(test, "ktkvc%d");
+	struct tdev *b = tk_dev(test, &none);
 
+	KUNIT_ASSERT_TRUE(test, a->ibdev.kverbs_provider);
+	KUNIT_ASSERT_FALSE(test, b->ibdev.kverbs_provider);
 	c->client.no_kverbs_req = 0;
+	c->set_data = true;
 	KUNIT_ASSERT_EQ(test, ib_register_client(&c->client), 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&c->adds),
-			a->ibdev.kverbs_provider ? 1 : 0);
+	KUNIT_ASSERT_EQ(test, ib_register_client(&any->client), 0);
+	/* Only the provider for the client that needs kernel verbs */
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->adds), 1);
+	KUNIT_EXPECT_PTR_EQ(test, ib_get_client_data(&a->ibdev, &c->client),
+			    (void *)&a->ibdev);
+	KUNIT_EXPECT_NULL(test, ib_get_client_data(&b->ibdev, &c->client));
+	KUNIT_EXPECT_EQ(test, atomic_read(&any->adds), 2);
+	/* A device registered later is judged the same way */
+	tdev_destroy(b);
+	b = tk_dev(test, &none);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->adds), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&any->adds), 3);
+	ib_unregister_client(&any->client);
 	ib_unregister_client(&c->client);
-	KUNIT_EXPECT_EQ(test, atomic_read(&c->removes),
-			atomic_read(&c->adds));
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->removes), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->bad_data), 0);
 	tdev_destroy(a);
+	tdev_destroy(b);
+}
+
+/*
+ * A kernel verbs client attaches the way ULPs do: in add() it sets up a
+ * PD, a CQ the core polls and two connected QPs and moves a message; its
+ * remove() drains and tears them down.  Registered before and after the
+ * device.
+ */
+struct tk_kv_client {
+	struct ib_client client;
+	struct ib_pd *pd;
+	struct ib_cq *cq;
+	struct ib_qp *a, *b;
+	struct ib_cqe cqe;
+	atomic_t completions;
+	atomic_t good;
+	int adds, removes;
+	u8 *buf;
+};
+
+static struct tk_kv_client tk_kv;
+
+static void tk_kv_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	atomic_inc(&tk_kv.completions);
+	if (wc->status == IB_WC_SUCCESS)
+		atomic_inc(&tk_kv.good);
+}
+
+static struct ib_qp *tk_kv_qp(struct tk_kv_client *k)
+{
+	struct ib_qp_init_attr ia = {
+		.qp_type = IB_QPT_RC, .send_cq = k->cq, .recv_cq = k->cq,
+		.sq_sig_type = IB_SIGNAL_REQ_WR, .port_num = 1,
+		.cap = { .max_send_wr = 4, .max_recv_wr = 4,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+	};
+
+	return ib_create_qp(k->pd, &ia);
+}
+
+/* A SEND from a to b, both completions counted; 0 or -errno. */
+static int tk_kv_send(struct tk_kv_client *k, struct ib_device *dev)
+{
+	struct ib_sge sge = {
+		.addr = ib_dma_map_single(dev, k->buf, 32, DMA_BIDIRECTIONAL),
+		.length = 32, .lkey = k->pd->local_dma_lkey,
+	};
+	struct ib_recv_wr r = { .wr_cqe = &k->cqe, .sg_list = &sge,
+				.num_sge = 1 };
+	struct ib_send_wr s = { .wr_cqe = &k->cqe, .opcode = IB_WR_SEND,
+				.sg_list = &sge, .num_sge = 1,
+				.send_flags = IB_SEND_SIGNALED };
+	const struct ib_recv_wr *rbad;
+	const struct ib_send_wr *sbad;
+
+	return ib_post_recv(k->b, &r, &rbad) ?: ib_post_send(k->a, &s, &sbad);
+}
+
+static int tk_kv_add(struct ib_device *dev)
+{
+	struct tk_kv_client *k = &tk_kv;
+
+	if (strncmp(dev_name(&dev->dev), "ktkva", 5))
+		return -EOPNOTSUPP;
+	k->buf = kzalloc(32, GFP_KERNEL);
+	k->pd = ib_alloc_pd(dev, 0);
+	if (!k->buf || IS_ERR(k->pd))
+		goto err;
+	k->cq = ib_alloc_cq(dev, k, 16, 0, IB_POLL_WORKQUEUE);
+	if (IS_ERR(k->cq))
+		goto err_pd;
+	k->a = tk_kv_qp(k);
+	k->b = IS_ERR(k->a) ? k->a : tk_kv_qp(k);
+	if (IS_ERR(k->b))
+		goto err_qps;
+	if (vk_connect(k->a, k->b->qp_num) || vk_connect(k->b, k->a->qp_num) ||
+	    tk_kv_send(k, dev))
+		goto err_qps;
+	k->adds++;
+	return 0;
+
+err_qps:
+	if (!IS_ERR(k->a))
+		ib_destroy_qp(k->a);
+	if (!IS_ERR(k->b) && k->b != k->a)
+		ib_destroy_qp(k->b);
+	ib_free_cq(k->cq);
+err_pd:
+	ib_dealloc_pd(k->pd);
+err:
+	kfree(k->buf);
+	return -ENOMEM;
+}
+
+static void tk_kv_remove(struct ib_device *dev, void *data)
+{
+	struct tk_kv_client *k = &tk_kv;
+
+	ib_drain_qp(k->a);
+	ib_drain_qp(k->b);
+	ib_destroy_qp(k->a);
+	ib_destroy_qp(k->b);
+	ib_free_cq(k->cq);
+	ib_dealloc_pd(k->pd);
+	kfree(k->buf);
+	k->removes++;
+}
+
+static void client_kverbs_ulp_attach(struct kunit *test)
+{
+	struct tdev_params p = { .name = "ktkva%d" };
+	struct tk_kv_client *k = &tk_kv;
+	struct tdev *a, *b;
+
+	memset(k, 0, sizeof(*k));
+	k->client = (struct ib_client){ .name = "kt_kverbs", .add = tk_kv_add,
+					.remove = tk_kv_remove };
+	k->cqe.done = tk_kv_done;
+	a = tk_dev(test, &p);
+	KUNIT_ASSERT_EQ(test, ib_register_client(&k->client), 0);
+	KUNIT_ASSERT_EQ(test, k->adds, 1);
+	KUNIT_EXPECT_TRUE(test, tk_wait_for(atomic_read(&k->good) == 2));
+	tdev_destroy(a);
+	KUNIT_EXPECT_EQ(test, k->removes, 1);
+	/* A device registered while the client is */
+	b = tk_dev(test, &p);
+	KUNIT_EXPECT_EQ(test, k->adds, 2);
+	KUNIT_EXPECT_TRUE(test, tk_wait_for(atomic_read(&k->good) == 4));
+	ib_unregister_client(&k->client);
+	KUNIT_EXPECT_EQ(test, k->removes, 2);
+	/* The drains flushed nothing that was still queued */
+	KUNIT_EXPECT_EQ(test, atomic_read(&k->completions), 4);
+	tdev_destroy(b);
 }
 
 static void tk_register_fn(void *arg)
@@ -355,6 +514,7 @@ static struct kunit_case client_cases[] = {
 	KUNIT_CASE(client_data_refused_when_not_added),
 	KUNIT_CASE(client_remove_reverse_order),
 	KUNIT_CASE(client_kverbs_requirement),
+	KUNIT_CASE(client_kverbs_ulp_attach),
 	KUNIT_CASE(unregister_during_client_add),
 	KUNIT_CASE(unregister_client_during_add),
 	KUNIT_CASE(client_and_device_churn),

@@ -2,9 +2,11 @@
 /*
  * KUnit suite rdma_core_alloc: core/device/device.c, allocating and
  * freeing devices and filling their ops (ib_alloc_device(),
- * ib_set_device_ops(), ib_dealloc_device()).
+ * ib_set_device_ops(), ib_dealloc_device(), ib_modify_device(),
+ * ib_get_device_fw_str(), ib_device_put()).
  */
 #include <kunit/test.h>
+#include <linux/netdevice.h>
 #include "tk.h"
 
 static void alloc_initialises_fields(struct kunit *test)
@@ -30,7 +32,13 @@ static void alloc_initialises_fields(struct kunit *test)
 
 static void alloc_too_small(struct kunit *test)
 {
+	struct ib_device *dev;
+
 	KUNIT_EXPECT_NULL(test, _ib_alloc_device(sizeof(struct ib_device) - 1));
+	/* The smallest size that is not too small */
+	dev = _ib_alloc_device(sizeof(struct ib_device));
+	KUNIT_ASSERT_NOT_NULL(test, dev);
+	ib_dealloc_device(dev);
 }
 
 static int tk_other_query_pkey(struct ib_device *d, u32 p, u16 i, u16 *k)
@@ -96,13 +104,80 @@ static void dealloc_registered_refused(struct kunit *test)
 {
 	struct tdev *td = tk_dev_named(test, "ktkeep%d");
 	struct ib_device *found;
+	u64 mark = tk_log_mark();
 
 	ib_dealloc_device(&td->ibdev);
+	KUNIT_EXPECT_EQ(test, tk_log_count(mark, "not freeing a registered device"),
+			1);
 	found = ib_device_get_by_name(dev_name(&td->ibdev.dev),
 				      RDMA_DRIVER_UNKNOWN);
 	KUNIT_EXPECT_PTR_EQ(test, found, &td->ibdev);
 	if (found)
 		ib_device_put(found);
+	tdev_destroy(td);
+}
+
+/*
+ * Issue 12, defect 5: a driver that frees its own resources through
+ * ops.dealloc_driver (rdma_rxe's pools) relies on ib_dealloc_device()
+ * calling it, also after a failed registration.  The RoCE test device has
+ * a registered netdev of its own that its dealloc_driver unregisters.
+ */
+static void dealloc_calls_dealloc_driver(struct kunit *test)
+{
+	struct tdev_params p = { .name = "ktddup", .dealloc_driver = true,
+				 .roce = true };
+	struct tdev *a = tk_dev_named(test, "ktddup");
+	struct tdev *b = tk_new_dev(test, &p);
+	int before = atomic_read(&tdev_dealloc_driver_calls);
+	char name[IFNAMSIZ];
+	struct net_device *nd;
+
+	KUNIT_ASSERT_NOT_NULL(test, b->own_ndev);
+	strscpy(name, b->own_ndev->name, sizeof(name));
+	/* The name is taken: the registration fails, as rxe's may */
+	KUNIT_EXPECT_EQ(test, tdev_register(b), -ENFILE);
+	ib_dealloc_device(&b->ibdev);
+	KUNIT_EXPECT_EQ(test, atomic_read(&tdev_dealloc_driver_calls),
+			before + 1);
+	/* What the driver hung on the device went with it */
+	nd = dev_get_by_name(&init_net, name);
+	KUNIT_EXPECT_NULL(test, nd);
+	if (nd)
+		dev_put(nd);
+	tdev_destroy(a);
+}
+
+/* Never registered at all: ib_dealloc_device() still lets the driver go. */
+static void dealloc_unregistered_dealloc_driver(struct kunit *test)
+{
+	struct tdev_params p = { .dealloc_driver = true };
+	struct tdev *td = tk_new_dev(test, &p);
+	int before = atomic_read(&tdev_dealloc_driver_calls);
+
+	ib_dealloc_device(&td->ibdev);
+	KUNIT_EXPECT_EQ(test, atomic_read(&tdev_dealloc_driver_calls),
+			before + 1);
+}
+
+static void fw_str_and_modify_device(struct kunit *test)
+{
+	struct tdev *td = tk_dev_named(test, "ktfw%d");
+	struct ib_device_modify m = { .node_desc = "kunit" };
+	char fw[IB_FW_VERSION_NAME_MAX] = "x";
+
+	ib_get_device_fw_str(&td->ibdev, fw);
+	KUNIT_EXPECT_STREQ(test, fw, "1.2.3");
+	/* A driver without get_dev_fw_str reports an empty string */
+	td->ibdev.ops.get_dev_fw_str = NULL;
+	ib_get_device_fw_str(&td->ibdev, fw);
+	KUNIT_EXPECT_STREQ(test, fw, "");
+	/* ... and one without modify_device changes nothing */
+	td->ibdev.ops.modify_device = NULL;
+	KUNIT_EXPECT_EQ(test, ib_modify_device(&td->ibdev,
+					       IB_DEVICE_MODIFY_NODE_DESC, &m),
+			-EOPNOTSUPP);
+	KUNIT_EXPECT_STREQ(test, td->ibdev.node_desc, "rdma_kunit_tdev");
 	tdev_destroy(td);
 }
 
@@ -112,6 +187,9 @@ static struct kunit_case alloc_cases[] = {
 	KUNIT_CASE(set_device_ops_fills_unset_only),
 	KUNIT_CASE(set_device_ops_sizes),
 	KUNIT_CASE(dealloc_registered_refused),
+	KUNIT_CASE(dealloc_calls_dealloc_driver),
+	KUNIT_CASE(dealloc_unregistered_dealloc_driver),
+	KUNIT_CASE(fw_str_and_modify_device),
 	{}
 };
 

@@ -3,11 +3,16 @@
  * KUnit suite rdma_core_event: core/device/event.c, event handler
  * registration, with the dispatch of core/device/cache.c that reaches the
  * handlers (ib_dispatch_event()) and updates the port cache on the way.
+ *
+ * The test device raises its events from its interrupt context (a hard
+ * interrupt by default), as hardware does; the handlers run later, in
+ * process context.
  */
 #include <kunit/test.h>
 #include <linux/delay.h>
 #include <rdma/ib_cache.h>
 #include "tk.h"
+#include "vk.h"
 
 #define TK_MAX_EVENTS 8
 
@@ -18,6 +23,7 @@ struct tk_handler {
 	enum ib_event_type type[TK_MAX_EVENTS];
 	u32 port[TK_MAX_EVENTS];
 	int seq[TK_MAX_EVENTS];
+	bool task[TK_MAX_EVENTS];	/* called where it may sleep */
 };
 
 static atomic_t tk_event_seq = ATOMIC_INIT(0);
@@ -31,7 +37,8 @@ static void tk_handle(struct ib_event_handler *h, struct ib_event *e)
 	t->type[t->n] = e->event;
 	t->port[t->n] = e->element.port_num;
 	t->seq[t->n] = atomic_inc_return(&tk_event_seq);
-	t->n++;
+	t->task[t->n] = in_task() && preemptible();
+	WRITE_ONCE(t->n, t->n + 1);
 }
 
 static void tk_handler_add(struct tk_handler *t, struct ib_device *dev)
@@ -93,20 +100,25 @@ static void event_only_own_device(struct kunit *test)
 {
 	struct tdev_params p = { .name = "ktevo%d" };
 	struct tdev *a = tk_dev(test, &p), *b = tk_dev(test, &p);
-	struct tk_handler ha;
+	struct tk_handler ha, hb;
 
 	tk_handler_add(&ha, &a->ibdev);
-	/* Ordered: when a's event is seen, b's has been handled. */
+	tk_handler_add(&hb, &b->ibdev);
 	tdev_port_event(b, 1, IB_EVENT_PORT_ERR);
 	tdev_port_event(a, 1, IB_EVENT_PORT_ERR);
-	KUNIT_ASSERT_TRUE(test, tk_wait_for(READ_ONCE(ha.n) >= 1));
+	/* Both were handled: neither went to the other device's handler */
+	KUNIT_ASSERT_TRUE(test, tk_wait_for(READ_ONCE(ha.n) >= 1 &&
+					    READ_ONCE(hb.n) >= 1));
 	msleep(50);
 	KUNIT_EXPECT_EQ(test, ha.n, 1);
+	KUNIT_EXPECT_EQ(test, hb.n, 1);
+	ib_unregister_event_handler(&hb.h);
 	ib_unregister_event_handler(&ha.h);
 	tdev_destroy(a);
 	tdev_destroy(b);
 }
 
+/* Events are delivered later, in process context, to every handler. */
 static void event_device_fatal(struct kunit *test)
 {
 	struct tdev *td = tk_dev_named(test, "ktevf%d");
@@ -116,8 +128,52 @@ static void event_device_fatal(struct kunit *test)
 
 	tk_handler_add(&h, &td->ibdev);
 	ib_dispatch_event(&e);
+	KUNIT_ASSERT_TRUE(test, tk_wait_for(READ_ONCE(h.n) == 1));
 	KUNIT_EXPECT_EQ(test, h.n, 1);
 	KUNIT_EXPECT_EQ(test, h.type[0], IB_EVENT_DEVICE_FATAL);
+	KUNIT_EXPECT_TRUE(test, h.task[0]);
+	ib_unregister_event_handler(&h.h);
+	tdev_destroy(td);
+}
+
+static const enum tdev_exec tk_execs[] = {
+	TDEV_EXEC_HRTIMER, TDEV_EXEC_IRQ_WORK, TDEV_EXEC_TIMER, TDEV_EXEC_WORK,
+};
+
+static void tk_exec_desc(const enum tdev_exec *e, char *desc)
+{
+	strscpy(desc, vk_exec_name(*e), KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(tk_exec, tk_execs, tk_exec_desc);
+
+/*
+ * Issue 12, defect 6: drivers call ib_dispatch_event() from interrupt
+ * handlers.  Before the fix an event that is not about a port (here
+ * IB_EVENT_DEVICE_FATAL) ran the handlers at once, under a sleeping lock:
+ * in the interrupt, with "sleeping function called from invalid context".
+ */
+static void event_dispatch_from_interrupt(struct kunit *test)
+{
+	struct tdev_params p = {
+		.name = "ktevi%d",
+		.exec = *(const enum tdev_exec *)test->param_value,
+	};
+	struct tdev *td = tk_dev(test, &p);
+	u64 mark = tk_log_mark();
+	struct tk_handler h;
+
+	tk_handler_add(&h, &td->ibdev);
+	KUNIT_ASSERT_EQ(test, tdev_device_event(td, IB_EVENT_DEVICE_FATAL), 0);
+	KUNIT_ASSERT_EQ(test, tdev_port_event(td, 1, IB_EVENT_PORT_ERR), 0);
+	KUNIT_ASSERT_TRUE(test, tk_wait_for(READ_ONCE(h.n) == 2));
+	/* In the order the device raised them, where handlers may sleep */
+	KUNIT_EXPECT_EQ(test, h.type[0], IB_EVENT_DEVICE_FATAL);
+	KUNIT_EXPECT_EQ(test, h.type[1], IB_EVENT_PORT_ERR);
+	KUNIT_EXPECT_TRUE(test, h.task[0]);
+	KUNIT_EXPECT_TRUE(test, h.task[1]);
+	KUNIT_EXPECT_EQ(test, tk_log_count(mark, "called from invalid context"),
+			0);
 	ib_unregister_event_handler(&h.h);
 	tdev_destroy(td);
 }
@@ -145,12 +201,19 @@ static void event_lid_change(struct kunit *test)
 {
 	struct tdev *td = tk_dev_named(test, "ktevl%d");
 	struct ib_port_attr attr;
+	struct tk_handler h;
 
+	tk_handler_add(&h, &td->ibdev);
 	KUNIT_ASSERT_EQ(test, ib_query_port(&td->ibdev, 1, &attr), 0);
 	KUNIT_EXPECT_EQ(test, attr.lid, 1);
 	tdev_port_event(td, 1, IB_EVENT_LID_CHANGE);
 	KUNIT_ASSERT_EQ(test, ib_query_port(&td->ibdev, 1, &attr), 0);
 	KUNIT_EXPECT_EQ(test, attr.lid, 2);
+	/* The handlers hear of it, with the port */
+	KUNIT_ASSERT_TRUE(test, tk_wait_for(READ_ONCE(h.n) == 1));
+	KUNIT_EXPECT_EQ(test, h.type[0], IB_EVENT_LID_CHANGE);
+	KUNIT_EXPECT_EQ(test, h.port[0], 1U);
+	ib_unregister_event_handler(&h.h);
 	tdev_destroy(td);
 }
 
@@ -187,6 +250,7 @@ static struct kunit_case event_cases[] = {
 	KUNIT_CASE(event_unregistered_handler_stops),
 	KUNIT_CASE(event_only_own_device),
 	KUNIT_CASE(event_device_fatal),
+	KUNIT_CASE_PARAM(event_dispatch_from_interrupt, tk_exec_gen_params),
 	KUNIT_CASE(event_port_state_cache),
 	KUNIT_CASE(event_lid_change),
 	KUNIT_CASE(event_gid_change_rereads_driver),

@@ -2,9 +2,14 @@
 /*
  * KUnit suite rdma_core_port: core/device/port.c, querying and modifying
  * ports and the device (ib_query_port(), ib_query_pkey(), ib_modify_port(),
- * ib_modify_device()) and the protocol of a port.
+ * ib_modify_device()), the protocol of a port, and finding a device by the
+ * netdev of one of its ports (ib_device_get_by_netdev()).
+ *
+ * The test device answers for any port number and table index: the
+ * bounds checks seen here are the core's.
  */
 #include <kunit/test.h>
+#include <linux/irq_work.h>
 #include <rdma/ib_mad.h>
 #include "tk.h"
 
@@ -142,6 +147,143 @@ static void protocol_helpers(struct kunit *test)
 	tdev_destroy(b);
 }
 
+/* A lookup by netdev made in hard interrupt context. */
+struct tk_irq_lookup {
+	struct irq_work iw;
+	struct net_device *ndev;
+	struct ib_device *found;
+	bool hardirq;
+	struct completion done;
+};
+
+static void tk_irq_lookup_fn(struct irq_work *iw)
+{
+	struct tk_irq_lookup *l = container_of(iw, struct tk_irq_lookup, iw);
+
+	l->hardirq = in_hardirq();
+	l->found = ib_device_get_by_netdev(l->ndev, RDMA_DRIVER_UNKNOWN);
+	if (l->found)
+		ib_device_put(l->found);
+	complete(&l->done);
+}
+
+/*
+ * Issue 12, defect 1: soft RoCE drivers look the device up for each packet
+ * they receive, in softirq or hard interrupt context.  Before the fix the
+ * lookup walked the registry under a sleeping rwsem ("sleeping function
+ * called from invalid context").
+ */
+static void get_by_netdev_atomic(struct kunit *test)
+{
+	struct tdev_params p = { .name = "ktgba%d", .roce = true };
+	struct tdev *td = tk_dev(test, &p);
+	struct tk_irq_lookup l = { .ndev = td->ndev };
+	u64 mark = tk_log_mark();
+	struct ib_device *found;
+	unsigned long flags;
+
+	preempt_disable();
+	found = ib_device_get_by_netdev(td->ndev, RDMA_DRIVER_UNKNOWN);
+	preempt_enable();
+	KUNIT_EXPECT_PTR_EQ(test, found, &td->ibdev);
+	if (found)
+		ib_device_put(found);
+
+	local_irq_save(flags);
+	found = ib_device_get_by_netdev(td->ndev, RDMA_DRIVER_UNKNOWN);
+	local_irq_restore(flags);
+	KUNIT_EXPECT_PTR_EQ(test, found, &td->ibdev);
+	if (found)
+		ib_device_put(found);
+
+	l.iw = IRQ_WORK_INIT_HARD(tk_irq_lookup_fn);
+	init_completion(&l.done);
+	irq_work_queue(&l.iw);
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&l.done, 5 * HZ));
+	irq_work_sync(&l.iw);
+	KUNIT_EXPECT_TRUE(test, l.hardirq);
+	KUNIT_EXPECT_PTR_EQ(test, l.found, &td->ibdev);
+	KUNIT_EXPECT_EQ(test, refcount_read(&td->ibdev.refcount), 1);
+	KUNIT_EXPECT_EQ(test, tk_log_count(mark, "called from invalid context"),
+			0);
+	tdev_destroy(td);
+}
+
+/* A client that looks its device up by netdev from its remove(). */
+static struct {
+	struct ib_client client;
+	struct ib_device *dev;
+	struct ib_device *found;
+	bool removed;
+} tk_finder;
+
+static int tk_finder_add(struct ib_device *dev)
+{
+	return dev == tk_finder.dev ? 0 : -EOPNOTSUPP;
+}
+
+static void tk_finder_remove(struct ib_device *dev, void *data)
+{
+	tk_finder.found = ib_device_get_by_netdev(to_tdev(dev)->ndev,
+						  RDMA_DRIVER_UNKNOWN);
+	if (tk_finder.found)
+		ib_device_put(tk_finder.found);
+	tk_finder.removed = true;
+}
+
+/*
+ * Issue 12, defect 1: a device is found by its netdev for as long as it
+ * holds registration references, also while its clients are removed.
+ * Before the fix the lookup found only devices not yet hidden.
+ */
+static void get_by_netdev_during_removal(struct kunit *test)
+{
+	struct tdev_params p = { .name = "ktgbr%d", .roce = true };
+	struct tdev *td = tk_dev(test, &p);
+	struct net_device *ndev = td->ndev;
+
+	memset(&tk_finder, 0, sizeof(tk_finder));
+	tk_finder.client = (struct ib_client){ .name = "kt_finder",
+					       .add = tk_finder_add,
+					       .remove = tk_finder_remove,
+					       .no_kverbs_req = 1 };
+	tk_finder.dev = &td->ibdev;
+	KUNIT_ASSERT_EQ(test, ib_register_client(&tk_finder.client), 0);
+	tdev_unregister(td);
+	KUNIT_EXPECT_TRUE(test, tk_finder.removed);
+	KUNIT_EXPECT_PTR_EQ(test, tk_finder.found, &td->ibdev);
+	/* Once unregistered, it is not found any more */
+	KUNIT_EXPECT_NULL(test, ib_device_get_by_netdev(ndev,
+							RDMA_DRIVER_UNKNOWN));
+	ib_unregister_client(&tk_finder.client);
+	tdev_destroy(td);
+}
+
+/* Bad input: a netdev no port has, NULL, another driver's id. */
+static void get_by_netdev_misses(struct kunit *test)
+{
+	struct tdev_params p = { .name = "ktgbm%d", .roce = true,
+				 .driver_id = RDMA_DRIVER_RXE };
+	struct tdev *td = tk_dev(test, &p);
+	struct net_device *other = tk_netdev(test);
+	struct ib_device *found;
+
+	/* What it does find */
+	found = ib_device_get_by_netdev(td->ndev, RDMA_DRIVER_RXE);
+	KUNIT_EXPECT_PTR_EQ(test, found, &td->ibdev);
+	if (found)
+		ib_device_put(found);
+	KUNIT_EXPECT_NULL(test, ib_device_get_by_netdev(other,
+							RDMA_DRIVER_UNKNOWN));
+	KUNIT_EXPECT_NULL(test, ib_device_get_by_netdev(NULL,
+							RDMA_DRIVER_UNKNOWN));
+	KUNIT_EXPECT_NULL(test, ib_device_get_by_netdev(td->ndev,
+							RDMA_DRIVER_SIW));
+	KUNIT_EXPECT_EQ(test, refcount_read(&td->ibdev.refcount), 1);
+	tdev_destroy(td);
+	tk_netdev_free(other);
+}
+
 static struct kunit_case port_cases[] = {
 	KUNIT_CASE(query_port_valid),
 	KUNIT_CASE(query_port_invalid),
@@ -150,6 +292,9 @@ static struct kunit_case port_cases[] = {
 	KUNIT_CASE(modify_device_cases),
 	KUNIT_CASE(modify_port_cases),
 	KUNIT_CASE(protocol_helpers),
+	KUNIT_CASE(get_by_netdev_atomic),
+	KUNIT_CASE(get_by_netdev_during_removal),
+	KUNIT_CASE(get_by_netdev_misses),
 	{}
 };
 

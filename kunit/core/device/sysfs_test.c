@@ -163,7 +163,7 @@ static void sysfs_tables_roce(struct kunit *test)
 	snprintf(want, sizeof(want), "%s\n", ndev->name);
 	KT_EXPECT_SYSFS(test, &td->ibdev, "ports/1/gid_attrs/ndevs/1", want);
 	tdev_destroy(td);
-	free_netdev(ndev);
+	tk_netdev_free(ndev);
 }
 
 static void sysfs_gone_after_unregister(struct kunit *test)

@@ -2,7 +2,8 @@
 /*
  * KUnit suite rdma_core_netdev: core/netdev/binding.c, the netdev of each
  * port (ib_device_set_netdev()), the references it holds, and finding a
- * device by its netdev (ib_device_get_by_netdev()).
+ * device by its netdev (ib_device_get_by_netdev(), core/device/port.c;
+ * see also kunit/core/device/port_test.c).
  *
  * The suite's eth_speed case tests core/verbs/port_speed.c and lives in
  * kunit/core/verbs/port_speed_test.c, in a suite of the same name so that
@@ -37,8 +38,18 @@ static void netdev_lookup(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, ib_device_get_by_netdev(ndev,
 							RDMA_DRIVER_UNKNOWN));
 	tdev_destroy(td);
-	free_netdev(ndev);
-	free_netdev(other);
+	tk_netdev_free(ndev);
+	tk_netdev_free(other);
+}
+
+/*
+ * The references a netdev has from the RDMA side, once the GID scans its
+ * registration queued have run (they hold it while they scan).
+ */
+static int tk_netdev_refs(struct net_device *ndev)
+{
+	flush_workqueue(ib_wq);
+	return netdev_refcnt_read(ndev);
 }
 
 static void netdev_references(struct kunit *test)
@@ -47,7 +58,7 @@ static void netdev_references(struct kunit *test)
 	struct tdev_params p = { .name = "ktnr%d", .ports = 2,
 				 .link_layer = IB_LINK_LAYER_ETHERNET };
 	struct tdev *td = tk_dev(test, &p);
-	int base = netdev_refcnt_read(ndev);
+	int base = tk_netdev_refs(ndev);
 
 	KUNIT_EXPECT_EQ(test, ib_device_set_netdev(&td->ibdev, ndev, 0),
 			-EINVAL);
@@ -57,11 +68,11 @@ static void netdev_references(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, ib_device_set_netdev(&td->ibdev, ndev, 2), 0);
 	/* Setting the same netdev again takes no second reference. */
 	KUNIT_ASSERT_EQ(test, ib_device_set_netdev(&td->ibdev, ndev, 2), 0);
-	KUNIT_EXPECT_GT(test, netdev_refcnt_read(ndev), base);
+	KUNIT_EXPECT_GT(test, tk_netdev_refs(ndev), base);
 	tdev_unregister(td);
-	KUNIT_EXPECT_EQ(test, netdev_refcnt_read(ndev), base);
+	KUNIT_EXPECT_EQ(test, tk_netdev_refs(ndev), base);
 	tdev_destroy(td);
-	free_netdev(ndev);
+	tk_netdev_free(ndev);
 }
 
 static void netdev_released_when_never_registered(struct kunit *test)
@@ -69,13 +80,13 @@ static void netdev_released_when_never_registered(struct kunit *test)
 	struct net_device *ndev = tk_netdev(test);
 	struct tdev_params p = { .ndev = ndev,
 				 .link_layer = IB_LINK_LAYER_ETHERNET };
-	int base = netdev_refcnt_read(ndev);
+	int base = tk_netdev_refs(ndev);
 	struct tdev *td = tk_new_dev(test, &p);
 
-	KUNIT_EXPECT_GT(test, netdev_refcnt_read(ndev), base);
+	KUNIT_EXPECT_GT(test, tk_netdev_refs(ndev), base);
 	tdev_destroy(td);
-	KUNIT_EXPECT_EQ(test, netdev_refcnt_read(ndev), base);
-	free_netdev(ndev);
+	KUNIT_EXPECT_EQ(test, tk_netdev_refs(ndev), base);
+	tk_netdev_free(ndev);
 }
 
 static struct kunit_case netdev_cases[] = {

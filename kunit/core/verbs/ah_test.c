@@ -39,6 +39,8 @@ static void ah_create_no_grh(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, rdma_query_ah(ah, &q), 0);
 	KUNIT_EXPECT_EQ(test, rdma_ah_get_dlid(&q), 7U);
 	KUNIT_EXPECT_EQ(test, rdma_ah_get_sl(&q), 2);
+	/* A driver without modify_ah cannot change it */
+	v->dev->ops.modify_ah = NULL;
 	KUNIT_EXPECT_EQ(test, rdma_modify_ah(ah, &a), -EOPNOTSUPP);
 	KUNIT_EXPECT_EQ(test, rdma_destroy_ah_user(ah, RDMA_DESTROY_AH_SLEEPABLE, NULL), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&v->pd->usecnt), 0);
@@ -145,6 +147,47 @@ static void ah_attr_copy_move_replace(struct kunit *test)
 	/* KASAN/kmemleak see an unbalanced count at device teardown */
 }
 
+/* rdma_modify_ah() gives the AH a new vector, and its GID reference. */
+static void ah_modify(struct kunit *test)
+{
+	struct vk *v = test->priv;
+	struct rdma_ah_attr a, q;
+	struct ib_ah *ah;
+
+	vk_ib_av(&a, false, 0);
+	ah = rdma_create_ah(v->pd, &a, RDMA_CREATE_AH_SLEEPABLE);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(ah));
+	KUNIT_EXPECT_NULL(test, ah->sgid_attr);
+
+	vk_ib_av(&a, true, 0);
+	rdma_ah_set_dlid(&a, 9);
+	KUNIT_ASSERT_EQ(test, rdma_modify_ah(ah, &a), 0);
+	KUNIT_ASSERT_NOT_NULL(test, ah->sgid_attr);
+	KUNIT_EXPECT_EQ(test, ah->sgid_attr->index, 0U);
+	/* The caller's vector holds no reference afterwards */
+	KUNIT_EXPECT_NULL(test, a.grh.sgid_attr);
+	KUNIT_ASSERT_EQ(test, rdma_query_ah(ah, &q), 0);
+	KUNIT_EXPECT_EQ(test, rdma_ah_get_dlid(&q), 9U);
+	KUNIT_EXPECT_PTR_EQ(test, q.grh.sgid_attr, ah->sgid_attr);
+
+	/* Back to no GRH: the reference goes */
+	vk_ib_av(&a, false, 0);
+	KUNIT_ASSERT_EQ(test, rdma_modify_ah(ah, &a), 0);
+	KUNIT_EXPECT_NULL(test, ah->sgid_attr);
+
+	/* Bad input: another AV type, an empty GID slot; nothing changes */
+	a.type = RDMA_AH_ATTR_TYPE_ROCE;
+	KUNIT_EXPECT_EQ(test, rdma_modify_ah(ah, &a), -EINVAL);
+	vk_ib_av(&a, true, 15);
+	KUNIT_EXPECT_LT(test, rdma_modify_ah(ah, &a), 0);
+	KUNIT_EXPECT_NULL(test, ah->sgid_attr);
+	KUNIT_ASSERT_EQ(test, rdma_query_ah(ah, &q), 0);
+	KUNIT_EXPECT_EQ(test, rdma_ah_get_dlid(&q), 7U);
+	KUNIT_EXPECT_EQ(test, rdma_destroy_ah_user(ah, RDMA_DESTROY_AH_SLEEPABLE,
+						   NULL), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&v->pd->usecnt), 0);
+}
+
 static void ah_attr_from_wc_ib(struct kunit *test)
 {
 	struct vk *v = test->priv;
@@ -202,6 +245,7 @@ static struct kunit_case ah_cases[] = {
 	KUNIT_CASE(ah_create_bad),
 	KUNIT_CASE(ah_caller_sgid_attr_checked),
 	KUNIT_CASE(ah_attr_copy_move_replace),
+	KUNIT_CASE(ah_modify),
 	KUNIT_CASE(ah_attr_from_wc_ib),
 	KUNIT_CASE(ah_attr_from_wc_grh),
 	{}

@@ -65,46 +65,55 @@ static void pd_busy(struct kunit *test)
 	tdev_destroy(td);
 }
 
-/* Without IBK_LOCAL_DMA_LKEY the PD needs a DMA MR from the driver. */
+/*
+ * Without IBK_LOCAL_DMA_LKEY the PD needs a DMA MR from the driver; a
+ * driver without get_dma_mr gets no PD.
+ */
 static void pd_internal_mr(struct kunit *test)
 {
 	struct tdev_params p = { .name = "ktpdm%d" };
-	struct tdev *td = tk_dev(test, &p);
+	struct tdev_params none = { .name = "ktpdn%d", .no_kverbs = true };
+	struct tdev *td = tk_dev(test, &p), *nd = tk_dev(test, &none);
 	struct ib_pd *pd = ib_alloc_pd(&td->ibdev, 0);
 
-	if (!td->ibdev.ops.get_dma_mr) {
-		KUNIT_EXPECT_EQ(test, PTR_ERR(pd), -EOPNOTSUPP);
-		KUNIT_EXPECT_EQ(test, atomic_read(&td->npds), 0);
-	} else {
-		KUNIT_ASSERT_FALSE(test, IS_ERR(pd));
-		KUNIT_ASSERT_NOT_NULL(test, pd->__internal_mr);
-		KUNIT_EXPECT_EQ(test, pd->local_dma_lkey,
-				pd->__internal_mr->lkey);
-		KUNIT_EXPECT_PTR_EQ(test, pd->__internal_mr->pd, pd);
-		KUNIT_EXPECT_EQ(test, atomic_read(&pd->usecnt), 0);
-		KUNIT_EXPECT_EQ(test, ib_dealloc_pd_user(pd, NULL), 0);
-	}
+	KUNIT_ASSERT_FALSE(test, IS_ERR(pd));
+	KUNIT_ASSERT_NOT_NULL(test, pd->__internal_mr);
+	KUNIT_EXPECT_EQ(test, pd->local_dma_lkey, pd->__internal_mr->lkey);
+	KUNIT_EXPECT_PTR_EQ(test, pd->__internal_mr->pd, pd);
+	KUNIT_EXPECT_EQ(test, atomic_read(&pd->usecnt), 0);
+	KUNIT_EXPECT_EQ(test, ib_dealloc_pd_user(pd, NULL), 0);
+
+	pd = ib_alloc_pd(&nd->ibdev, 0);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(pd), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, atomic_read(&nd->npds), 0);
+	tdev_destroy(nd);
 	tdev_destroy(td);
 }
 
 static void pd_unsafe_global_rkey(struct kunit *test)
 {
 	struct tdev_params p = { .name = "ktpdu%d", .local_dma_lkey = true };
-	struct tdev *td = tk_dev(test, &p);
+	struct tdev_params none = { .name = "ktpdun%d", .local_dma_lkey = true,
+				    .no_kverbs = true };
+	struct tdev *td = tk_dev(test, &p), *nd = tk_dev(test, &none);
 	struct ib_pd *pd = ib_alloc_pd(&td->ibdev, IB_PD_UNSAFE_GLOBAL_RKEY);
 
-	if (!td->ibdev.ops.get_dma_mr) {
-		KUNIT_EXPECT_EQ(test, PTR_ERR(pd), -EOPNOTSUPP);
-		KUNIT_EXPECT_EQ(test, atomic_read(&td->npds), 0);
-	} else {
-		KUNIT_ASSERT_FALSE(test, IS_ERR(pd));
-		KUNIT_ASSERT_NOT_NULL(test, pd->__internal_mr);
-		KUNIT_EXPECT_EQ(test, pd->unsafe_global_rkey,
-				pd->__internal_mr->rkey);
-		KUNIT_EXPECT_EQ(test, pd->local_dma_lkey, TDEV_LOCAL_DMA_LKEY);
-		KUNIT_EXPECT_TRUE(test, pd->flags & IB_PD_UNSAFE_GLOBAL_RKEY);
-		KUNIT_EXPECT_EQ(test, ib_dealloc_pd_user(pd, NULL), 0);
-	}
+	KUNIT_ASSERT_FALSE(test, IS_ERR(pd));
+	KUNIT_ASSERT_NOT_NULL(test, pd->__internal_mr);
+	KUNIT_EXPECT_EQ(test, pd->unsafe_global_rkey, pd->__internal_mr->rkey);
+	KUNIT_EXPECT_EQ(test, pd->local_dma_lkey, TDEV_LOCAL_DMA_LKEY);
+	KUNIT_EXPECT_TRUE(test, pd->flags & IB_PD_UNSAFE_GLOBAL_RKEY);
+	KUNIT_EXPECT_EQ(test, ib_dealloc_pd_user(pd, NULL), 0);
+
+	/* The global rkey needs a DMA MR; the local lkey alone does not */
+	pd = ib_alloc_pd(&nd->ibdev, IB_PD_UNSAFE_GLOBAL_RKEY);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(pd), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, atomic_read(&nd->npds), 0);
+	pd = ib_alloc_pd(&nd->ibdev, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(pd));
+	KUNIT_EXPECT_NULL(test, pd->__internal_mr);
+	KUNIT_EXPECT_EQ(test, ib_dealloc_pd_user(pd, NULL), 0);
+	tdev_destroy(nd);
 	tdev_destroy(td);
 }
 

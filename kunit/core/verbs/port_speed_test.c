@@ -34,7 +34,7 @@ static void eth_speed(struct kunit *test)
 			-ENODEV);
 	tdev_destroy(a);
 	tdev_destroy(b);
-	free_netdev(ndev);
+	tk_netdev_free(ndev);
 }
 
 static struct kunit_case port_speed_cases[] = {

@@ -10,6 +10,8 @@
 #include <kunit/test.h>
 #include <linux/scatterlist.h>
 #include <rdma/ib_cache.h>
+#include <linux/delay.h>
+#include "tk.h"
 #include "vk.h"
 
 static int vk_post_recv(struct ib_qp *qp, u64 id, struct ib_sge *sge, int n)
@@ -34,7 +36,7 @@ static int vk_post_send(struct ib_qp *qp, u64 id, enum ib_wr_opcode op,
 static void vk_poll(struct kunit *test, struct ib_cq *cq, struct ib_wc *wc,
 		    int n)
 {
-	KUNIT_ASSERT_EQ(test, ib_poll_cq(cq, n + 1, wc), n);
+	vk_poll_exact(test, cq, wc, n);
 }
 
 static struct ib_wc *vk_find(struct ib_wc *wc, int n, u64 id)
@@ -209,28 +211,12 @@ static void data_flush_on_error(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, wc[i].wr_id, 10ULL + i);
 		KUNIT_EXPECT_EQ(test, wc[i].status, IB_WC_WR_FLUSH_ERR);
 	}
-	/* A receive posted in Error is flushed at once */
+	/* A receive posted in Error is flushed too */
 	KUNIT_ASSERT_EQ(test, vk_post_recv(p.b, 20, &rs, 1), 0);
 	vk_poll(test, p.cq, wc, 1);
 	KUNIT_EXPECT_EQ(test, wc[0].wr_id, 20ULL);
 	KUNIT_EXPECT_EQ(test, wc[0].status, IB_WC_WR_FLUSH_ERR);
 	vk_pair_free(test, &p);
-}
-
-/* Registers @len bytes at @buf with a fast-registration MR on @qp. */
-static struct ib_mr *vk_reg(struct kunit *test, struct ib_qp *qp, void *buf,
-			    u32 len, int access)
-{
-	struct vk *v = test->priv;
-	struct ib_mr *mr = ib_alloc_mr(v->pd, IB_MR_TYPE_MEM_REG, 8);
-	struct scatterlist *sg = kunit_kzalloc(test, sizeof(*sg), GFP_KERNEL);
-
-	KUNIT_ASSERT_FALSE(test, IS_ERR(mr));
-	sg_init_one(sg, buf, len);
-	KUNIT_ASSERT_EQ(test, ib_dma_map_sg(v->dev, sg, 1, DMA_BIDIRECTIONAL), 1);
-	KUNIT_ASSERT_EQ(test, ib_map_mr_sg(mr, sg, 1, NULL, PAGE_SIZE), 1);
-	vk_reg_mr(test, qp, mr, access);
-	return mr;
 }
 
 static void data_rdma_write_then_invalidate(struct kunit *test)
@@ -247,7 +233,7 @@ static void data_rdma_write_then_invalidate(struct kunit *test)
 
 	vk_pair_make(test, &p, IB_QPT_RC, IB_POLL_DIRECT, NULL);
 	memset(src, 0xa5, 300);
-	mr = vk_reg(test, p.b, target, 2 * PAGE_SIZE,
+	mr = vk_reg_buf(test, p.b, target, 2 * PAGE_SIZE,
 		    IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE);
 	ss = vk_sge(test, src, 300);
 	/* Across the page boundary of the MR */
@@ -261,7 +247,7 @@ static void data_rdma_write_then_invalidate(struct kunit *test)
 
 	inv.ex.invalidate_rkey = mr->rkey;
 	KUNIT_ASSERT_EQ(test, ib_post_send(p.b, &inv, &bad), 0);
-	KUNIT_ASSERT_EQ(test, ib_poll_cq(p.cq, 1, &wc), 1);
+	KUNIT_ASSERT_EQ(test, vk_poll_wait(p.cq, 1, &wc), 1);
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
 	KUNIT_EXPECT_EQ(test, wc.opcode, IB_WC_LOCAL_INV);
 
@@ -285,7 +271,7 @@ static void data_rdma_read(struct kunit *test)
 	vk_pair_make(test, &p, IB_QPT_RC, IB_POLL_DIRECT, NULL);
 	for (i = 0; i < PAGE_SIZE; i++)
 		remote[i] = i * 7;
-	mr = vk_reg(test, p.b, remote, PAGE_SIZE, IB_ACCESS_REMOTE_READ);
+	mr = vk_reg_buf(test, p.b, remote, PAGE_SIZE, IB_ACCESS_REMOTE_READ);
 	ls = vk_sge(test, local, 512);
 	vk_rdma_poll(test, &p, 1, IB_WR_RDMA_READ, &ls,
 		     mr->iova + 1000, mr->rkey, &wc);
@@ -313,7 +299,7 @@ static void data_rdma_out_of_bounds(struct kunit *test)
 	struct ib_mr *mr;
 
 	vk_pair_make(test, &p, IB_QPT_RC, IB_POLL_DIRECT, NULL);
-	mr = vk_reg(test, p.b, remote, 100, IB_ACCESS_REMOTE_WRITE);
+	mr = vk_reg_buf(test, p.b, remote, 100, IB_ACCESS_REMOTE_WRITE);
 	ls = vk_sge(test, local, 64);
 	vk_rdma_poll(test, &p, 1, IB_WR_RDMA_WRITE, &ls,
 		     mr->iova + 50, mr->rkey, &wc);
@@ -341,7 +327,7 @@ static void data_write_imm_and_send_inv(struct kunit *test)
 
 	vk_pair_make(test, &p, IB_QPT_RC, IB_POLL_DIRECT, NULL);
 	memset(src, 0x3c, 64);
-	mr = vk_reg(test, p.b, target, PAGE_SIZE, IB_ACCESS_REMOTE_WRITE);
+	mr = vk_reg_buf(test, p.b, target, PAGE_SIZE, IB_ACCESS_REMOTE_WRITE);
 	ss = vk_sge(test, src, 64);
 	rs = vk_sge(test, rbuf, 64);
 	KUNIT_ASSERT_EQ(test, vk_post_recv(p.b, 2, &rs, 1), 0);
@@ -464,12 +450,14 @@ static void data_srq_receive_and_limit(struct kunit *test)
 	memset(src, 0x77, 16);
 	ss = vk_sge(test, src, 16);
 	KUNIT_ASSERT_EQ(test, vk_post_send(p.a, 1, IB_WR_SEND, &ss, 1, 0), 0);
+	vk_poll(test, p.cq, wc, 1);
+	KUNIT_EXPECT_EQ(test, wc[0].wr_id, 10ULL);
+	/* Two left, the limit: not below it yet */
 	KUNIT_EXPECT_EQ(test, atomic_read(&srq_limit_events), 0);
 	KUNIT_ASSERT_EQ(test, vk_post_send(p.a, 2, IB_WR_SEND, &ss, 1, 0), 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&srq_limit_events), 1);
-	vk_poll(test, p.cq, wc, 2);
-	KUNIT_EXPECT_EQ(test, wc[0].wr_id, 10ULL);
+	vk_poll(test, p.cq, &wc[1], 1);
 	KUNIT_EXPECT_EQ(test, wc[1].wr_id, 11ULL);
+	KUNIT_EXPECT_TRUE(test, tk_wait_for(atomic_read(&srq_limit_events) == 1));
 	KUNIT_EXPECT_EQ(test, memcmp(dst, src, 16), 0);
 	KUNIT_EXPECT_EQ(test, memcmp(dst + 16, src, 16), 0);
 	KUNIT_EXPECT_EQ(test, dst[32], 0);
@@ -477,6 +465,99 @@ static void data_srq_receive_and_limit(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, vk_post_recv(p.b, 1, rs, 1), -EINVAL);
 	vk_pair_free(test, &p);
 	KUNIT_EXPECT_EQ(test, ib_destroy_srq_user(srq, NULL), 0);
+}
+
+/*
+ * Queues hold what they were made for: a work request that does not fit
+ * is refused with -ENOMEM and bad_wr on it, the ones before it are
+ * posted.  Unsignaled work requests keep their slots until a later
+ * completion of the queue is polled.
+ */
+static void data_queue_depth(struct kunit *test)
+{
+	struct vk_pair p;
+	u8 *remote = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+	u8 *src = kunit_kzalloc(test, 64, GFP_KERNEL);
+	struct ib_rdma_wr *w = kunit_kcalloc(test, 33, sizeof(*w), GFP_KERNEL);
+	struct ib_recv_wr *r = kunit_kcalloc(test, 33, sizeof(*r), GFP_KERNEL);
+	const struct ib_send_wr *bad = NULL;
+	const struct ib_recv_wr *rbad = NULL;
+	struct ib_sge ss;
+	struct ib_wc wc;
+	struct ib_mr *mr;
+	int i;
+
+	vk_pair_make(test, &p, IB_QPT_RC, IB_POLL_DIRECT, NULL);
+	mr = vk_reg_buf(test, p.b, remote, PAGE_SIZE,
+			IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE);
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	memset(src, 0xe7, 64);
+	ss = vk_sge(test, src, 64);
+	for (i = 0; i < 33; i++) {
+		w[i].wr.wr_id = i;
+		w[i].wr.opcode = IB_WR_RDMA_WRITE;
+		w[i].wr.sg_list = &ss;
+		w[i].wr.num_sge = 1;
+		w[i].wr.next = i < 32 ? &w[i + 1].wr : NULL;
+		w[i].remote_addr = mr->iova;
+		w[i].rkey = mr->rkey;
+		r[i].wr_id = 100 + i;
+		r[i].next = i < 32 ? &r[i + 1] : NULL;
+	}
+	/* 32 unsignaled WRITEs fit; the 33rd does not */
+	KUNIT_EXPECT_EQ(test, ib_post_send(p.a, &w[0].wr, &bad), -ENOMEM);
+	KUNIT_EXPECT_PTR_EQ(test, bad, (const struct ib_send_wr *)&w[32].wr);
+	KUNIT_EXPECT_EQ(test, ib_post_recv(p.b, r, &rbad), -ENOMEM);
+	KUNIT_EXPECT_PTR_EQ(test, rbad, (const struct ib_recv_wr *)&r[32]);
+	/* Executed, but nothing completed: still no room */
+	KUNIT_EXPECT_TRUE(test, tk_wait_for(!memcmp(remote, src, 64)));
+	msleep(20);
+	KUNIT_EXPECT_EQ(test, ib_poll_cq(p.cq, 1, &wc), 0);
+	w[32].wr.send_flags = IB_SEND_SIGNALED;
+	KUNIT_EXPECT_EQ(test, ib_post_send(p.a, &w[32].wr, &bad), -ENOMEM);
+	KUNIT_EXPECT_EQ(test, ib_dereg_mr(mr), 0);
+	vk_pair_free(test, &p);
+}
+
+/*
+ * The error state flushes what is outstanding, in order, each with
+ * IB_WC_WR_FLUSH_ERR, signaled or not: here sends held back in SQD.
+ */
+static void data_flush_in_order(struct kunit *test)
+{
+	struct ib_qp_attr a = { .qp_state = IB_QPS_SQD };
+	char *buf = kunit_kzalloc(test, 16, GFP_KERNEL);
+	struct ib_send_wr w[6];
+	const struct ib_send_wr *bad;
+	struct ib_sge s;
+	struct vk_pair p;
+	struct ib_wc wc[6];
+	int i;
+
+	vk_pair_make(test, &p, IB_QPT_RC, IB_POLL_DIRECT, NULL);
+	s = vk_sge(test, buf, 16);
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(p.a, &a, IB_QP_STATE), 0);
+	memset(w, 0, sizeof(w));
+	for (i = 0; i < 6; i++) {
+		w[i].wr_id = 50 + i;
+		w[i].opcode = IB_WR_SEND;
+		w[i].sg_list = &s;
+		w[i].num_sge = 1;
+		w[i].send_flags = i % 2 ? IB_SEND_SIGNALED : 0;
+		w[i].next = i < 5 ? &w[i + 1] : NULL;
+	}
+	KUNIT_ASSERT_EQ(test, ib_post_send(p.a, w, &bad), 0);
+	msleep(20);
+	KUNIT_EXPECT_EQ(test, ib_poll_cq(p.cq, 1, wc), 0);
+	a.qp_state = IB_QPS_ERR;
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(p.a, &a, IB_QP_STATE), 0);
+	vk_poll(test, p.cq, wc, 6);
+	for (i = 0; i < 6; i++) {
+		KUNIT_EXPECT_EQ(test, wc[i].wr_id, 50ULL + i);
+		KUNIT_EXPECT_EQ(test, wc[i].status, IB_WC_WR_FLUSH_ERR);
+	}
+	vk_pair_free(test, &p);
 }
 
 static struct kunit_case data_cases[] = {
@@ -492,6 +573,8 @@ static struct kunit_case data_cases[] = {
 	KUNIT_CASE(data_write_imm_and_send_inv),
 	KUNIT_CASE(data_ud_with_grh),
 	KUNIT_CASE(data_srq_receive_and_limit),
+	KUNIT_CASE(data_queue_depth),
+	KUNIT_CASE(data_flush_in_order),
 	{}
 };
 
@@ -502,4 +585,120 @@ static struct kunit_suite data_suite = {
 	.test_cases = data_cases,
 };
 
-kunit_test_suites(&data_suite);
+/*
+ * The same traffic on a device that does real DMA (dma-direct through a
+ * platform device): ib_dma_map_*() hand out bus addresses, which the
+ * device resolves as a DMA engine would.
+ */
+static int vk_init_dma(struct kunit *test)
+{
+	const struct tdev_params params = { .dma_device = true };
+
+	return vk_init_with(test, &params);
+}
+
+static void data_dma_addresses(struct kunit *test)
+{
+	struct vk *v = test->priv;
+	char *buf = kunit_kzalloc(test, 64, GFP_KERNEL);
+	struct ib_sge s = vk_sge(test, buf, 64);
+
+	KUNIT_EXPECT_FALSE(test, ib_uses_virt_dma(v->dev));
+	KUNIT_EXPECT_FALSE(test, ib_dma_mapping_error(v->dev, s.addr));
+	/* dma-direct: a bus address, not the kernel's virtual one */
+	KUNIT_EXPECT_NE(test, s.addr, (u64)(uintptr_t)buf);
+	KUNIT_EXPECT_EQ(test, s.addr, (u64)virt_to_phys(buf));
+	ib_dma_unmap_single(v->dev, s.addr, 64, DMA_BIDIRECTIONAL);
+}
+
+static void data_dma_send_recv(struct kunit *test)
+{
+	data_send_recv(test);
+}
+
+static void data_dma_rdma_write_then_invalidate(struct kunit *test)
+{
+	data_rdma_write_then_invalidate(test);
+}
+
+static void data_dma_rdma_read(struct kunit *test)
+{
+	data_rdma_read(test);
+}
+
+static struct kunit_case data_dma_cases[] = {
+	KUNIT_CASE(data_dma_addresses),
+	KUNIT_CASE(data_dma_send_recv),
+	KUNIT_CASE(data_dma_rdma_write_then_invalidate),
+	KUNIT_CASE(data_dma_rdma_read),
+	{}
+};
+
+static struct kunit_suite data_dma_suite = {
+	.name = "rdma_core_data_dma",
+	.init = vk_init_dma,
+	.exit = vk_exit,
+	.test_cases = data_dma_cases,
+};
+
+/*
+ * The same traffic between RoCE ports: each message arrives on the
+ * receiver's netdev and is delivered after ib_device_get_by_netdev() found
+ * the device, in the device's interrupt context (hard, by default).
+ */
+static int vk_init_roce(struct kunit *test)
+{
+	const struct tdev_params params = { .roce = true };
+
+	return vk_init_with(test, &params);
+}
+
+static void data_roce_send_recv(struct kunit *test)
+{
+	data_send_recv(test);
+}
+
+static void data_roce_write_imm_and_send_inv(struct kunit *test)
+{
+	data_write_imm_and_send_inv(test);
+}
+
+/* A device unknown by its netdev does not get the message. */
+static void data_roce_lost_when_not_found(struct kunit *test)
+{
+	struct vk *v = test->priv;
+	char *src = kunit_kzalloc(test, 16, GFP_KERNEL);
+	char *dst = kunit_kzalloc(test, 16, GFP_KERNEL);
+	struct ib_sge ss, rs;
+	struct vk_pair p;
+	struct ib_wc wc;
+
+	vk_pair_make(test, &p, IB_QPT_RC, IB_POLL_DIRECT, NULL);
+	ss = vk_sge(test, src, 16);
+	rs = vk_sge(test, dst, 16);
+	KUNIT_ASSERT_EQ(test, vk_post_recv(p.b, 2, &rs, 1), 0);
+	/* The port no longer has the netdev the device receives on */
+	KUNIT_ASSERT_EQ(test, ib_device_set_netdev(v->dev, NULL, 1), 0);
+	KUNIT_ASSERT_EQ(test, vk_post_send(p.a, 1, IB_WR_SEND, &ss, 1,
+					   IB_SEND_SIGNALED), 0);
+	vk_poll(test, p.cq, &wc, 1);
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 1ULL);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_RETRY_EXC_ERR);
+	vk_pair_free(test, &p);
+}
+
+static struct kunit_case data_roce_cases[] = {
+	KUNIT_CASE(data_roce_send_recv),
+	KUNIT_CASE(data_roce_write_imm_and_send_inv),
+	KUNIT_CASE(data_roce_lost_when_not_found),
+	{}
+};
+
+static struct kunit_suite data_roce_suite = {
+	.name = "rdma_core_data_roce",
+	.init = vk_init_roce,
+	.exit = vk_exit,
+	.test_cases = data_roce_cases,
+};
+
+kunit_test_suites(&data_suite, &data_dma_suite, &data_roce_suite);

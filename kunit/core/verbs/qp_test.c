@@ -2,9 +2,15 @@
 /*
  * KUnit suite rdma_core_qp: core/verbs/qp.c, creating, modifying, querying
  * and destroying QPs on the test device: the references a QP holds, bad
- * attributes, state changes and the GID an address vector holds.
+ * attributes, state changes, the GIDs the address vectors hold, and the
+ * consumer's event handler getting the QP's asynchronous events.
+ *
+ * The test device checks transitions against its own state machine only
+ * (no attribute masks, no port or P_Key bounds): those checks are the
+ * core's, or the consumer's business.
  */
 #include <kunit/test.h>
+#include "tk.h"
 #include "vk.h"
 
 static void qp_create_sets_fields_and_refs(struct kunit *test)
@@ -100,15 +106,11 @@ static void qp_modify_invalid(struct kunit *test)
 	struct ib_qp_init_attr ia;
 	struct ib_qp_attr a = { .qp_state = IB_QPS_RTS };
 
-	/* Reset straight to RTS */
+	/* Reset straight to RTS: the device's state machine refuses it */
 	KUNIT_EXPECT_EQ(test, ib_modify_qp(qp, &a, IB_QP_STATE | IB_QP_SQ_PSN),
 			-EINVAL);
-	/* Reset to Init without the port */
+	/* A port the device lacks: the core refuses it */
 	a.qp_state = IB_QPS_INIT;
-	KUNIT_EXPECT_EQ(test, ib_modify_qp(qp, &a, IB_QP_STATE |
-					   IB_QP_PKEY_INDEX |
-					   IB_QP_ACCESS_FLAGS), -EINVAL);
-	/* A port the device lacks */
 	a.port_num = 2;
 	KUNIT_EXPECT_EQ(test, ib_modify_qp(qp, &a, IB_QP_STATE | IB_QP_PORT |
 					   IB_QP_PKEY_INDEX |
@@ -219,6 +221,149 @@ static void qp_av_with_grh_holds_gid(struct kunit *test)
 	vk_qp_alone_free(test, qp);
 }
 
+/*
+ * Issue 12, lower: the alternate path's port is validated before it is
+ * used.  Before the fix rdma_protocol_ib() read port_data[] at the
+ * unchecked port: KASAN saw the read past the array.
+ */
+static void qp_modify_alt_path_port(struct kunit *test)
+{
+	struct ib_qp *qp = vk_qp_alone(test, IB_QPT_RC);
+	int mask = IB_QP_STATE | IB_QP_AV | IB_QP_PATH_MTU | IB_QP_DEST_QPN |
+		   IB_QP_RQ_PSN | IB_QP_MAX_DEST_RD_ATOMIC |
+		   IB_QP_MIN_RNR_TIMER | IB_QP_ALT_PATH;
+	struct ib_qp_init_attr ia;
+	struct ib_qp_attr a;
+
+	vk_qp_init_for_rtr(test, qp, &a);
+	a.max_dest_rd_atomic = 1;
+	a.alt_ah_attr.type = RDMA_AH_ATTR_TYPE_IB;
+	a.alt_port_num = 1;
+	a.alt_timeout = 10;
+	rdma_ah_set_port_num(&a.alt_ah_attr, 2);
+	KUNIT_EXPECT_EQ(test, ib_modify_qp(qp, &a, mask), -EINVAL);
+	rdma_ah_set_port_num(&a.alt_ah_attr, 0);
+	KUNIT_EXPECT_EQ(test, ib_modify_qp(qp, &a, mask), -EINVAL);
+	rdma_ah_set_port_num(&a.alt_ah_attr, 200);
+	KUNIT_EXPECT_EQ(test, ib_modify_qp(qp, &a, mask), -EINVAL);
+	KUNIT_EXPECT_EQ(test, vk_state(qp), IB_QPS_INIT);
+	/* A valid alternate path with a GRH: its GID is held */
+	rdma_ah_set_port_num(&a.alt_ah_attr, 1);
+	rdma_ah_set_ah_flags(&a.alt_ah_attr, IB_AH_GRH);
+	a.alt_ah_attr.grh.sgid_index = 0;
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(qp, &a, mask), 0);
+	KUNIT_ASSERT_NOT_NULL(test, qp->alt_path_sgid_attr);
+	KUNIT_EXPECT_EQ(test, qp->alt_path_sgid_attr->index, 0U);
+	KUNIT_EXPECT_NULL(test, a.alt_ah_attr.grh.sgid_attr);
+	KUNIT_ASSERT_EQ(test, ib_query_qp(qp, &a, IB_QP_ALT_PATH, &ia), 0);
+	KUNIT_EXPECT_PTR_EQ(test, a.alt_ah_attr.grh.sgid_attr,
+			    qp->alt_path_sgid_attr);
+	vk_qp_alone_free(test, qp);
+}
+
+/* What a QP's event handler got, and with which context. */
+struct tk_qp_events {
+	atomic_t n[IB_EVENT_WQ_FATAL + 1];
+	struct ib_qp *qp;
+	bool wrong;
+};
+
+static void tk_qp_event(struct ib_event *e, void *ctx)
+{
+	struct tk_qp_events *ev = ctx;
+
+	if (e->element.qp != ev->qp || e->event > IB_EVENT_WQ_FATAL)
+		ev->wrong = true;
+	else
+		atomic_inc(&ev->n[e->event]);
+}
+
+/* A QP with tk_qp_event as its event handler. */
+static struct ib_qp *tk_qp_with_events(struct kunit *test,
+				       struct tk_qp_events *ev,
+				       struct ib_cq *cq, struct ib_srq *srq)
+{
+	struct vk *v = test->priv;
+	struct ib_qp_init_attr ia = {
+		.qp_type = IB_QPT_RC, .send_cq = cq, .recv_cq = cq, .srq = srq,
+		.event_handler = tk_qp_event, .qp_context = ev,
+		.sq_sig_type = IB_SIGNAL_REQ_WR,
+		.cap = { .max_send_wr = 8, .max_recv_wr = srq ? 0 : 8,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+	};
+	struct ib_qp *qp;
+
+	memset(ev, 0, sizeof(*ev));
+	qp = ib_create_qp(v->pd, &ia);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(qp));
+	ev->qp = qp;
+	KUNIT_EXPECT_PTR_EQ(test, qp->qp_context, (void *)ev);
+	return qp;
+}
+
+/*
+ * The consumer's handler gets the QP's affiliated events, from the
+ * device's interrupt context: QP_FATAL, COMM_EST (a message arrives in
+ * RTR), LAST_WQE_REACHED (a QP on an SRQ enters the error state).
+ */
+static void qp_async_events(struct kunit *test)
+{
+	struct vk *v = test->priv;
+	struct ib_srq_init_attr sa = { .srq_type = IB_SRQT_BASIC,
+				       .attr = { .max_wr = 4, .max_sge = 1 } };
+	struct ib_cq *cq = vk_cq(test, 64, IB_POLL_DIRECT);
+	struct tk_qp_events ea, eb;
+	struct ib_qp_attr a = {};
+	struct ib_srq *srq;
+	struct ib_qp *qa, *qb;
+	struct ib_send_wr s = { .opcode = IB_WR_SEND };
+	const struct ib_send_wr *bad;
+	struct ib_recv_wr r = {};
+	const struct ib_recv_wr *rbad;
+	struct ib_wc wc[4];
+
+	srq = ib_create_srq(v->pd, &sa);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(srq));
+	qa = tk_qp_with_events(test, &ea, cq, NULL);
+	qb = tk_qp_with_events(test, &eb, cq, srq);
+	KUNIT_ASSERT_EQ(test, vk_connect(qa, qb->qp_num), 0);
+	/* b only as far as RTR: the first message establishes it */
+	a.qp_state = IB_QPS_INIT;
+	a.port_num = 1;
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(qb, &a, IB_QP_STATE | IB_QP_PORT |
+					   IB_QP_PKEY_INDEX |
+					   IB_QP_ACCESS_FLAGS), 0);
+	a.qp_state = IB_QPS_RTR;
+	a.dest_qp_num = qa->qp_num;
+	a.path_mtu = IB_MTU_1024;
+	a.ah_attr.type = RDMA_AH_ATTR_TYPE_IB;
+	rdma_ah_set_port_num(&a.ah_attr, 1);
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(qb, &a, IB_QP_STATE | IB_QP_AV |
+					   IB_QP_PATH_MTU | IB_QP_DEST_QPN |
+					   IB_QP_RQ_PSN |
+					   IB_QP_MAX_DEST_RD_ATOMIC |
+					   IB_QP_MIN_RNR_TIMER), 0);
+	KUNIT_ASSERT_EQ(test, ib_post_srq_recv(srq, &r, &rbad), 0);
+	KUNIT_ASSERT_EQ(test, ib_post_send(qa, &s, &bad), 0);
+	KUNIT_ASSERT_EQ(test, vk_poll_wait(cq, 1, wc), 1);
+	KUNIT_EXPECT_PTR_EQ(test, wc[0].qp, qb);
+	KUNIT_EXPECT_EQ(test, atomic_read(&eb.n[IB_EVENT_COMM_EST]), 1);
+
+	tdev_qp_fatal(qa);
+	KUNIT_EXPECT_TRUE(test, tk_wait_for(atomic_read(&ea.n[IB_EVENT_QP_FATAL]) == 1));
+	KUNIT_EXPECT_EQ(test, vk_state(qa), IB_QPS_ERR);
+
+	a.qp_state = IB_QPS_ERR;
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(qb, &a, IB_QP_STATE), 0);
+	KUNIT_EXPECT_TRUE(test, tk_wait_for(atomic_read(&eb.n[IB_EVENT_QP_LAST_WQE_REACHED]) == 1));
+	KUNIT_EXPECT_EQ(test, atomic_read(&ea.n[IB_EVENT_QP_LAST_WQE_REACHED]), 0);
+	KUNIT_EXPECT_FALSE(test, ea.wrong || eb.wrong);
+	KUNIT_EXPECT_EQ(test, ib_destroy_qp(qa), 0);
+	KUNIT_EXPECT_EQ(test, ib_destroy_qp(qb), 0);
+	KUNIT_EXPECT_EQ(test, ib_destroy_srq_user(srq, NULL), 0);
+	ib_free_cq(cq);
+}
+
 static void qp_destroy_busy(struct kunit *test)
 {
 	struct ib_qp *qp = vk_qp_alone(test, IB_QPT_RC);
@@ -262,6 +407,8 @@ static struct kunit_case qp_cases[] = {
 	KUNIT_CASE(qp_sqd_error_reset_cycle),
 	KUNIT_CASE(qp_rq_psn_truncated),
 	KUNIT_CASE(qp_av_with_grh_holds_gid),
+	KUNIT_CASE(qp_modify_alt_path_port),
+	KUNIT_CASE(qp_async_events),
 	KUNIT_CASE(qp_destroy_busy),
 	KUNIT_CASE(qp_cq_busy_while_attached),
 	KUNIT_CASE(qp_pd_busy),

@@ -13,7 +13,6 @@
 #               module loaded
 # Then kmemleak looks for leaks (twice, with a pause).
 . /lab/guest-lib.sh
-KL=/sys/kernel/debug/kmemleak
 rc=0
 modload=0 kunit='' scenarios='' mode=''
 for a in "$@"; do
@@ -32,7 +31,7 @@ done
 
 # Only this run's leaks count: lab/host/results.py drops objects allocated
 # before this point (kmemleak gives each object's allocation jiffies).
-awk '$1 == "jiffies:" { print $2; exit }' /proc/timer_list >"$LAB_OUT/jiffies0"
+lab_jiffies "$LAB_OUT/jiffies0"
 
 # Where each module lived, to name module frames in leak reports made
 # after it is gone (lab/host/results.py --modules).
@@ -104,12 +103,5 @@ for s in $scenarios; do
 	run_scenario "$s"
 done
 
-if [ -w $KL ]; then
-	echo scan >$KL
-	sleep 5
-	echo scan >$KL
-	cat $KL >"$LAB_OUT/kmemleak.txt"
-else
-	echo "lab: no kmemleak in this kernel"
-fi
+lab_kmemleak "$LAB_OUT/kmemleak.txt" || echo "lab: no kmemleak in this kernel"
 exit $rc

@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite rdma_core_roce_gids: core/netdev/roce_gids.c, the GID tables
+ * of RoCE ports made from their netdev: the default GIDs from its MAC,
+ * one GID per address (here an IPv6 link-local one, which the stack gives
+ * a registered netdev when it comes up), updated by the notifiers, and by
+ * rdma_roce_rescan_device() for changes the core cannot see.
+ */
+#include <kunit/test.h>
+#include <linux/etherdevice.h>
+#include <linux/rtnetlink.h>
+#include <net/addrconf.h>
+#include <net/if_inet6.h>
+#include <rdma/ib_cache.h>
+#include "tk.h"
+
+/* Brings @ndev up or down, as "ip link set" would. */
+static int tk_netdev_up(struct net_device *ndev, bool up)
+{
+	int ret = 0;
+
+	rtnl_lock();
+	if (up)
+		ret = dev_open(ndev, NULL);
+	else
+		dev_close(ndev);
+	rtnl_unlock();
+	return ret;
+}
+
+/* The IPv6 link-local address of @ndev, if it has one yet. */
+static bool tk_netdev_ipv6(struct net_device *ndev, union ib_gid *gid)
+{
+	const struct inet6_ifaddr *ifp;
+	struct inet6_dev *idev;
+	bool found = false;
+
+	rcu_read_lock();
+	idev = __in6_dev_get(ndev);
+	if (idev) {
+		read_lock_bh(&idev->lock);
+		list_for_each_entry(ifp, &idev->addr_list, if_list) {
+			if (ipv6_addr_type(&ifp->addr) & IPV6_ADDR_LINKLOCAL) {
+				memcpy(gid->raw, &ifp->addr, sizeof(gid->raw));
+				found = true;
+				break;
+			}
+		}
+		read_unlock_bh(&idev->lock);
+	}
+	rcu_read_unlock();
+	return found;
+}
+
+/* The slot (>= 2) of @gid of @type on port 1, or -1. */
+static int tk_gid_slot(struct ib_device *dev, const union ib_gid *gid,
+		       enum ib_gid_type type)
+{
+	const struct ib_gid_attr *attr;
+	int i, found = -1;
+
+	for (i = 2; i < 16 && found < 0; i++) {
+		attr = rdma_get_gid_attr(dev, 1, i);
+		if (IS_ERR(attr))
+			continue;
+		if (attr->gid_type == type && !memcmp(&attr->gid, gid, 16))
+			found = i;
+		rdma_put_gid_attr(attr);
+	}
+	return found;
+}
+
+/* Handlers learn of GID changes from IB_EVENT_GID_CHANGE. */
+static atomic_t tk_gid_changes;
+
+static void tk_gid_event(struct ib_event_handler *h, struct ib_event *e)
+{
+	if (e->event == IB_EVENT_GID_CHANGE)
+		atomic_inc(&tk_gid_changes);
+}
+
+static void roce_gids_follow_address(struct kunit *test)
+{
+	struct net_device *ndev = tk_netdev(test);
+	struct tdev_params p = { .name = "ktrg%d", .ndev = ndev,
+				 .link_layer = IB_LINK_LAYER_ETHERNET };
+	struct tdev *td = tk_dev(test, &p);
+	struct ib_event_handler h;
+	char path[96];
+	union ib_gid ll;
+
+	INIT_IB_EVENT_HANDLER(&h, &td->ibdev, tk_gid_event);
+	ib_register_event_handler(&h);
+	atomic_set(&tk_gid_changes, 0);
+	/* A random interface id: not the default GID's */
+	snprintf(path, sizeof(path), "/proc/sys/net/ipv6/conf/%s/addr_gen_mode",
+		 ndev->name);
+	KUNIT_ASSERT_EQ(test, tk_file_write(path, "3"), 0);
+	KUNIT_ASSERT_EQ(test, tk_netdev_up(ndev, true), 0);
+	KUNIT_ASSERT_TRUE(test, tk_wait_for(tk_netdev_ipv6(ndev, &ll)));
+	/* One GID per RoCE version, after the default ones */
+	KUNIT_EXPECT_TRUE(test, tk_wait_for(tk_gid_slot(&td->ibdev, &ll,
+							IB_GID_TYPE_ROCE) >= 2 &&
+					    tk_gid_slot(&td->ibdev, &ll,
+							IB_GID_TYPE_ROCE_UDP_ENCAP) >= 2));
+	KUNIT_EXPECT_TRUE(test, tk_wait_for(atomic_read(&tk_gid_changes) > 0));
+	/* Down: the address goes, and its GIDs */
+	tk_netdev_up(ndev, false);
+	KUNIT_EXPECT_TRUE(test, tk_wait_for(tk_gid_slot(&td->ibdev, &ll,
+							IB_GID_TYPE_ROCE) < 0 &&
+					    tk_gid_slot(&td->ibdev, &ll,
+							IB_GID_TYPE_ROCE_UDP_ENCAP) < 0));
+	ib_unregister_event_handler(&h);
+	tdev_destroy(td);
+	tk_netdev_free(ndev);
+}
+
+/*
+ * A change no notifier reports (the MAC written behind the stack's back)
+ * is seen by rdma_roce_rescan_device(), at once.
+ */
+static void roce_gids_rescan_device(struct kunit *test)
+{
+	static const u8 mac2[ETH_ALEN] = { 0x02, 0x66, 0x77, 0x88, 0x99, 0xaa };
+	struct net_device *ndev = tk_netdev(test);
+	struct tdev_params p = { .name = "ktrr%d", .ndev = ndev,
+				 .link_layer = IB_LINK_LAYER_ETHERNET };
+	struct tdev *td = tk_dev(test, &p);
+	struct tdev *ib = tk_dev_named(test, "ktrri%d");
+	union ib_gid gid;
+
+	KUNIT_ASSERT_EQ(test, rdma_query_gid(&td->ibdev, 1, 0, &gid), 0);
+	KUNIT_EXPECT_EQ(test, gid.raw[15], 0x55);
+	/* No scan the netdev's registration queued is still to come */
+	flush_workqueue(ib_wq);
+	rtnl_lock();
+	eth_hw_addr_set(ndev, mac2);
+	rtnl_unlock();
+	KUNIT_ASSERT_EQ(test, rdma_query_gid(&td->ibdev, 1, 0, &gid), 0);
+	KUNIT_EXPECT_EQ(test, gid.raw[15], 0x55);
+	rdma_roce_rescan_device(&td->ibdev);
+	KUNIT_ASSERT_EQ(test, rdma_query_gid(&td->ibdev, 1, 0, &gid), 0);
+	KUNIT_EXPECT_EQ(test, gid.raw[15], 0xaa);
+	KUNIT_EXPECT_EQ(test, gid.raw[8], 0x00);
+	KUNIT_ASSERT_EQ(test, rdma_query_gid(&td->ibdev, 1, 1, &gid), 0);
+	KUNIT_EXPECT_EQ(test, gid.raw[15], 0xaa);
+
+	/* Not RoCE: the core does not keep its GIDs, nothing changes */
+	rdma_roce_rescan_device(&ib->ibdev);
+	KUNIT_ASSERT_EQ(test, rdma_query_gid(&ib->ibdev, 1, 0, &gid), 0);
+	KUNIT_EXPECT_EQ(test, be64_to_cpu(gid.global.interface_id),
+			be64_to_cpu(ib->ibdev.node_guid));
+	/* Unregistered: ignored */
+	tdev_unregister(td);
+	rdma_roce_rescan_device(&td->ibdev);
+	KUNIT_EXPECT_EQ(test, rdma_query_gid(&td->ibdev, 1, 0, &gid), -EINVAL);
+	tdev_destroy(td);
+	tdev_destroy(ib);
+	tk_netdev_free(ndev);
+}
+
+static struct kunit_case roce_gids_cases[] = {
+	KUNIT_CASE(roce_gids_follow_address),
+	KUNIT_CASE(roce_gids_rescan_device),
+	{}
+};
+
+static struct kunit_suite roce_gids_suite = {
+	.name = "rdma_core_roce_gids",
+	.test_cases = roce_gids_cases,
+};
+
+kunit_test_suites(&roce_gids_suite);
