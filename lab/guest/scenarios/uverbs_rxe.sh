@@ -177,12 +177,18 @@ flowing() {
 
 # A long ib_write_bw run from rxe0 to rxe1, in the background (no
 # timeout wrapper: the tools themselves are killed).  NAME passes once
-# the client's QP is in RTS and packets are moving.
+# the client's QP is in RTS and packets are moving.  On the debug kernel
+# 64 KiB messages, 128 in flight, outlast perftest's 67 ms QP timeout
+# and its retries: smaller ones there, and a 4 s timeout.
 long_run_start() {	# PORT NAME
-	ib_write_bw -d rxe1 -x "$G1" -p "$1" -D 60 -F >$T/lsrv.out 2>&1 &
+	_a="-D 600 -F"
+	lab_debug_kernel && _a="$_a -s 16384 -u 20"
+	# shellcheck disable=SC2086
+	ib_write_bw -d rxe1 -x "$G1" -p "$1" $_a >$T/lsrv.out 2>&1 &
 	LSRV=$!
 	lab_wait_for 60 listening "$1"
-	ib_write_bw -d rxe0 -x "$G0" -p "$1" -D 60 -F $B >$T/lcli.out 2>&1 &
+	# shellcheck disable=SC2086
+	ib_write_bw -d rxe0 -x "$G0" -p "$1" $_a $B >$T/lcli.out 2>&1 &
 	LCLI=$!
 	if lab_wait_for 60 sh -c "rdma res show qp | grep 'pid $LCLI ' | grep -q 'state RTS'" &&
 		lab_wait_for 30 flowing; then
@@ -190,6 +196,8 @@ long_run_start() {	# PORT NAME
 		rdma res show qp | grep "pid $LCLI " | sed 's/^/    /'
 	else
 		fail "$2" "no RTS QP of pid $LCLI or no packets sent"
+		rdma res show qp | sed 's/^/    rdma res show qp: /'
+		echo "    rxe0 sent_pkts $(sent_pkts); processes: $(ps -o pid=,stat=,comm= -p "$LCLI,$LSRV" | tr '\n' ' ')"
 	fi
 }
 
