@@ -123,8 +123,11 @@ int rdma_user_mmap_entry_insert(struct ib_ucontext *ucontext,
 				struct rdma_user_mmap_entry *entry,
 				size_t length)
 {
-	return rdma_user_mmap_entry_insert_range(ucontext, entry, length, 0,
-						 U32_MAX);
+	/* Any page offset a 32-bit mmap() offset field can carry */
+	u32 last_pgoff = U32_MAX;
+
+	return rdma_user_mmap_entry_insert_range(ucontext, entry, length,
+						 0, last_pgoff);
 }
 EXPORT_SYMBOL(rdma_user_mmap_entry_insert);
 
@@ -141,17 +144,22 @@ struct rdma_user_mmap_entry *
 rdma_user_mmap_entry_get_pgoff(struct ib_ucontext *ucontext,
 			       unsigned long pgoff)
 {
-	struct rdma_user_mmap_entry *entry;
+	struct xarray *xa = &ucontext->mmap_xa;
+	struct rdma_user_mmap_entry *hit = NULL;
 
-	if (pgoff > U32_MAX)
-		return NULL;
-	xa_lock(&ucontext->mmap_xa);
-	entry = xa_load(&ucontext->mmap_xa, pgoff);
-	if (entry && (entry->start_pgoff != pgoff || entry->driver_removed ||
-		      !kref_get_unless_zero(&entry->ref)))
-		entry = NULL;
-	xa_unlock(&ucontext->mmap_xa);
-	return entry;
+	if (pgoff <= U32_MAX) {
+		xa_lock(xa);
+		hit = xa_load(xa, pgoff);
+		/*
+		 * Only its first offset names an entry; one the driver
+		 * removed, or whose last reference is gone, is not there.
+		 */
+		if (hit && (hit->start_pgoff != pgoff || hit->driver_removed ||
+			    !kref_get_unless_zero(&hit->ref)))
+			hit = NULL;
+		xa_unlock(xa);
+	}
+	return hit;
 }
 EXPORT_SYMBOL(rdma_user_mmap_entry_get_pgoff);
 
@@ -168,16 +176,17 @@ struct rdma_user_mmap_entry *
 rdma_user_mmap_entry_get(struct ib_ucontext *ucontext,
 			 struct vm_area_struct *vma)
 {
-	struct rdma_user_mmap_entry *entry;
+	unsigned long len = vma->vm_end - vma->vm_start;
+	struct rdma_user_mmap_entry *found = NULL;
 
-	if (!(vma->vm_flags & VM_SHARED))
-		return NULL;
-	entry = rdma_user_mmap_entry_get_pgoff(ucontext, vma->vm_pgoff);
-	if (entry && entry->npages * PAGE_SIZE != vma->vm_end - vma->vm_start) {
-		rdma_user_mmap_entry_put(entry);
-		entry = NULL;
+	if (vma->vm_flags & VM_SHARED)
+		found = rdma_user_mmap_entry_get_pgoff(ucontext, vma->vm_pgoff);
+	/* Only a mapping of the whole entry, no more and no less */
+	if (found && len != found->npages * PAGE_SIZE) {
+		rdma_user_mmap_entry_put(found);
+		found = NULL;
 	}
-	return entry;
+	return found;
 }
 EXPORT_SYMBOL(rdma_user_mmap_entry_get);
 
@@ -187,15 +196,17 @@ static void umap_entry_release(struct kref *kref)
 	struct rdma_user_mmap_entry *entry =
 		container_of(kref, struct rdma_user_mmap_entry, ref);
 	struct ib_ucontext *ucontext = entry->ucontext;
-	unsigned long off;
+	const struct ib_device_ops *ops = &ucontext->device->ops;
+	unsigned long pgoff = entry->start_pgoff;
+	unsigned long end = pgoff + entry->npages;
 
+	/* The offsets are free for the next entry */
 	xa_lock(&ucontext->mmap_xa);
-	for (off = entry->start_pgoff;
-	     off < entry->start_pgoff + entry->npages; off++)
-		__xa_erase(&ucontext->mmap_xa, off);
+	while (pgoff < end)
+		__xa_erase(&ucontext->mmap_xa, pgoff++);
 	xa_unlock(&ucontext->mmap_xa);
-	if (ucontext->device->ops.mmap_free)
-		ucontext->device->ops.mmap_free(entry);
+	if (ops->mmap_free)
+		ops->mmap_free(entry);
 }
 
 /**
@@ -220,11 +231,15 @@ EXPORT_SYMBOL(rdma_user_mmap_entry_put);
  */
 void rdma_user_mmap_entry_remove(struct rdma_user_mmap_entry *entry)
 {
+	struct xarray *xa;
+
 	if (!entry)
 		return;
-	xa_lock(&entry->ucontext->mmap_xa);
+	/* Lookups test driver_removed under the same lock */
+	xa = &entry->ucontext->mmap_xa;
+	xa_lock(xa);
 	entry->driver_removed = true;
-	xa_unlock(&entry->ucontext->mmap_xa);
+	xa_unlock(xa);
 	rdma_user_mmap_entry_put(entry);
 }
 EXPORT_SYMBOL(rdma_user_mmap_entry_remove);

@@ -25,19 +25,30 @@ void rdma_umap_priv_init(struct rdma_umap_priv *priv,
 {
 	struct ib_uverbs_file *ufile = vma->vm_file->private_data;
 
-	priv->vma = vma;
-	priv->entry = NULL;
-	if (entry) {
+	*priv = (struct rdma_umap_priv){ .vma = vma, .entry = entry };
+	if (entry)
 		kref_get(&entry->ref);
-		priv->entry = entry;
-	}
 	vma->vm_private_data = priv;
 
 	mutex_lock(&ufile->umap_lock);
-	list_add(&priv->list, &ufile->umaps);
+	list_add_tail(&priv->list, &ufile->umaps);
 	mutex_unlock(&ufile->umap_lock);
 }
 EXPORT_SYMBOL(rdma_umap_priv_init);
+
+/* A shared mapping of exactly @size bytes of @ufile, from its mmap(). */
+static bool umap_vma_ok(struct ib_uverbs_file *ufile,
+			struct vm_area_struct *vma, unsigned long size)
+{
+	if (vma->vm_end - vma->vm_start != size ||
+	    !(vma->vm_flags & VM_SHARED))
+		return false;
+	/* A driver calling this outside ib_uverbs' mmap() is a bug. */
+	if (WARN_ON_ONCE(!vma->vm_file || vma->vm_file->private_data != ufile))
+		return false;
+	lockdep_assert_held(&ufile->device->disassociate_srcu);
+	return true;
+}
 
 /**
  * rdma_user_mmap_io() - map device memory into the process, from a
@@ -60,26 +71,19 @@ int rdma_user_mmap_io(struct ib_ucontext *ucontext, struct vm_area_struct *vma,
 		      unsigned long pfn, unsigned long size, pgprot_t prot,
 		      struct rdma_user_mmap_entry *entry)
 {
-	struct ib_uverbs_file *ufile = ucontext->ufile;
 	struct rdma_umap_priv *priv;
 
-	if (!(vma->vm_flags & VM_SHARED) ||
-	    vma->vm_end - vma->vm_start != size)
+	if (!umap_vma_ok(ucontext->ufile, vma, size))
 		return -EINVAL;
-	/* A driver calling this outside ib_uverbs' mmap() is a bug. */
-	if (WARN_ON_ONCE(!vma->vm_file || vma->vm_file->private_data != ufile))
-		return -EINVAL;
-	lockdep_assert_held(&ufile->device->disassociate_srcu);
-
 	priv = kzalloc(sizeof(*priv), GFP_KERNEL);
 	if (!priv)
 		return -ENOMEM;
 	vma->vm_page_prot = prot;
-	if (io_remap_pfn_range(vma, vma->vm_start, pfn, size, prot)) {
-		kfree(priv);
-		return -EAGAIN;
+	if (!io_remap_pfn_range(vma, vma->vm_start, pfn, size, prot)) {
+		rdma_umap_priv_init(priv, vma, entry);
+		return 0;
 	}
-	rdma_umap_priv_init(priv, vma, entry);
-	return 0;
+	kfree(priv);
+	return -EAGAIN;
 }
 EXPORT_SYMBOL(rdma_user_mmap_io);

@@ -164,27 +164,28 @@ int uverbs_get_flags64(u64 *to, const struct uverbs_attr_bundle *attrs_bundle,
 		       size_t idx, u64 allowed_bits)
 {
 	const struct uverbs_attr *attr = uverbs_attr_get(attrs_bundle, idx);
-	u64 flags;
+	u64 val = 0;
 
-	if (IS_ERR(attr)) {
-		*to = 0;
+	/* An absent attribute means no flag */
+	if (!IS_ERR(attr)) {
+		/* Inline either way; older userspace sends 4 bytes */
+		switch (attr->ptr_attr.len) {
+		case sizeof(u32):
+			val = *(const u32 *)&attr->ptr_attr.data;
+			break;
+		case sizeof(u64):
+			val = attr->ptr_attr.data;
+			break;
+		default:
+			return -EINVAL;
+		}
+	}
+	/* Unknown bits are refused, not ignored */
+	if (!(val & ~allowed_bits)) {
+		*to = val;
 		return 0;
 	}
-	switch (attr->ptr_attr.len) {
-	case sizeof(u64):
-		flags = attr->ptr_attr.data;
-		break;
-	case sizeof(u32):
-		/* Older userspace passes 4 bytes, inline. */
-		flags = *(const u32 *)&attr->ptr_attr.data;
-		break;
-	default:
-		return -EINVAL;
-	}
-	if (flags & ~allowed_bits)
-		return -EINVAL;
-	*to = flags;
-	return 0;
+	return -EINVAL;
 }
 EXPORT_SYMBOL(uverbs_get_flags64);
 
@@ -200,16 +201,14 @@ EXPORT_SYMBOL(uverbs_get_flags64);
 int uverbs_get_flags32(u32 *to, const struct uverbs_attr_bundle *attrs_bundle,
 		       size_t idx, u64 allowed_bits)
 {
-	u64 flags;
-	int ret;
+	u64 wide;
+	int err = uverbs_get_flags64(&wide, attrs_bundle, idx, allowed_bits);
 
-	ret = uverbs_get_flags64(&flags, attrs_bundle, idx, allowed_bits);
-	if (ret)
-		return ret;
-	if (flags > U32_MAX)
-		return -EINVAL;
-	*to = flags;
-	return 0;
+	if (!err && wide > U32_MAX)
+		err = -EINVAL;
+	if (!err)
+		*to = wide;
+	return err;
 }
 EXPORT_SYMBOL(uverbs_get_flags32);
 
@@ -228,36 +227,6 @@ static int const_value(const struct uverbs_attr_bundle *bundle, size_t idx,
 	*val = *def_val;
 	return 0;
 }
-
-/**
- * _uverbs_get_const_signed() - read a signed const attribute
- * @to: the value
- * @attrs_bundle: the call's bundle
- * @idx: the attribute's id
- * @lower_bound: the least value the caller takes
- * @upper_bound: the greatest
- * @def_val: the value if the attribute was not given, or NULL
- *
- * Return: 0; -ENOENT if it was not given and has no default; -EINVAL out
- * of bounds.
- */
-int _uverbs_get_const_signed(s64 *to,
-			     const struct uverbs_attr_bundle *attrs_bundle,
-			     size_t idx, s64 lower_bound, u64 upper_bound,
-			     s64 *def_val)
-{
-	u64 val;
-	int ret;
-
-	ret = const_value(attrs_bundle, idx, (const u64 *)def_val, &val);
-	if (ret)
-		return ret;
-	*to = val;
-	if (*to < lower_bound || (*to > 0 && (u64)*to > upper_bound))
-		return -EINVAL;
-	return 0;
-}
-EXPORT_SYMBOL(_uverbs_get_const_signed);
 
 /**
  * _uverbs_get_const_unsigned() - read an unsigned const attribute
@@ -282,6 +251,38 @@ int _uverbs_get_const_unsigned(u64 *to,
 	return *to > upper_bound ? -EINVAL : 0;
 }
 EXPORT_SYMBOL(_uverbs_get_const_unsigned);
+
+/**
+ * _uverbs_get_const_signed() - read a signed const attribute
+ * @to: the value
+ * @attrs_bundle: the call's bundle
+ * @idx: the attribute's id
+ * @lower_bound: the least value the caller takes
+ * @upper_bound: the greatest
+ * @def_val: the value if the attribute was not given, or NULL
+ *
+ * Return: 0; -ENOENT if it was not given and has no default; -EINVAL out
+ * of bounds.
+ */
+int _uverbs_get_const_signed(s64 *to,
+			     const struct uverbs_attr_bundle *attrs_bundle,
+			     size_t idx, s64 lower_bound, u64 upper_bound,
+			     s64 *def_val)
+{
+	u64 raw;
+	int err = const_value(attrs_bundle, idx, (const u64 *)def_val, &raw);
+	s64 v;
+
+	if (err)
+		return err;
+	v = raw;
+	/* Compare a positive value unsigned: upper_bound may exceed S64_MAX */
+	if (v < lower_bound || (v > 0 && raw > upper_bound))
+		return -EINVAL;
+	*to = v;
+	return 0;
+}
+EXPORT_SYMBOL(_uverbs_get_const_signed);
 
 /**
  * uverbs_finalize_uobj_create() - the handler created the hardware object

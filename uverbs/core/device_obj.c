@@ -52,25 +52,44 @@ err_ucontext:
 static int UVERBS_HANDLER(UVERBS_METHOD_GET_CONTEXT)(
 	struct uverbs_attr_bundle *attrs)
 {
-	u64 core_support = IB_UVERBS_CORE_SUPPORT_OPTIONAL_MR_ACCESS;
-	u32 num_comp = attrs->ufile->device->num_comp_vectors;
-	int ret;
+	u64 support = IB_UVERBS_CORE_SUPPORT_OPTIONAL_MR_ACCESS;
+	u32 vectors = attrs->ufile->device->num_comp_vectors;
+	int err;
 
-	ret = uverbs_copy_to(attrs, UVERBS_ATTR_GET_CONTEXT_NUM_COMP_VECTORS,
-			     &num_comp, sizeof(num_comp));
-	if (IS_UVERBS_COPY_ERR(ret))
-		return ret;
-	ret = uverbs_copy_to(attrs, UVERBS_ATTR_GET_CONTEXT_CORE_SUPPORT,
-			     &core_support, sizeof(core_support));
-	if (IS_UVERBS_COPY_ERR(ret))
-		return ret;
-	ret = uverbs_ucontext_alloc(attrs);
-	if (ret)
-		return ret;
-	ret = uverbs_ucontext_install(attrs);
-	if (ret)
+	/* Both outputs are optional: only a copy that faults fails */
+	err = uverbs_copy_to(attrs, UVERBS_ATTR_GET_CONTEXT_CORE_SUPPORT,
+			     &support, sizeof(support));
+	if (!IS_UVERBS_COPY_ERR(err))
+		err = uverbs_copy_to(attrs,
+				     UVERBS_ATTR_GET_CONTEXT_NUM_COMP_VECTORS,
+				     &vectors, sizeof(vectors));
+	if (IS_UVERBS_COPY_ERR(err))
+		return err;
+	err = uverbs_ucontext_alloc(attrs);
+	if (err)
+		return err;
+	err = uverbs_ucontext_install(attrs);
+	if (err)
 		uverbs_ucontext_discard(attrs);
-	return ret;
+	return err;
+}
+
+/*
+ * A write() handler that creates an object leaves it in attrs->uobject
+ * (write() has no attribute to finalize it by): commit it if the handler
+ * succeeded, abort it otherwise.
+ */
+static int invoke_write_handler(const struct uverbs_api_write_method *wm,
+				struct uverbs_attr_bundle *attrs)
+{
+	int err;
+
+	attrs->uobject = NULL;
+	err = wm->handler(attrs);
+	if (attrs->uobject)
+		uverbs_finalize_object(attrs->uobject, UVERBS_ACCESS_NEW, true,
+				       err == 0, attrs);
+	return err;
 }
 
 /*
@@ -80,47 +99,42 @@ static int UVERBS_HANDLER(UVERBS_METHOD_GET_CONTEXT)(
 static int UVERBS_HANDLER(UVERBS_METHOD_INVOKE_WRITE)(
 	struct uverbs_attr_bundle *attrs)
 {
-	const struct uverbs_api_write_method *cmd;
-	u32 command;
-	int ret;
+	const struct uverbs_api_write_method *wm;
+	u32 num;
+	int err = uverbs_get_const(&num, attrs, UVERBS_ATTR_WRITE_CMD);
 
-	ret = uverbs_get_const(&command, attrs, UVERBS_ATTR_WRITE_CMD);
-	if (ret)
-		return ret;
-	cmd = uverbs_uapi_write_method(attrs->ufile->device->uapi, command);
-	if (IS_ERR(cmd))
-		return PTR_ERR(cmd);
+	if (err)
+		return err;
+	wm = uverbs_uapi_write_method(attrs->ufile->device->uapi, num);
+	if (IS_ERR(wm))
+		return PTR_ERR(wm);
 	uverbs_fill_udata(attrs, &attrs->ucore, UVERBS_ATTR_CORE_IN,
 			  UVERBS_ATTR_CORE_OUT);
-	if (attrs->ucore.inlen < cmd->req_size ||
-	    attrs->ucore.outlen < cmd->resp_size)
+	/* The core structures must fit whole, as with write() */
+	if (attrs->ucore.outlen < wm->resp_size ||
+	    attrs->ucore.inlen < wm->req_size)
 		return -ENOSPC;
-
-	attrs->uobject = NULL;
-	ret = cmd->handler(attrs);
-	if (attrs->uobject)
-		uverbs_finalize_object(attrs->uobject, UVERBS_ACCESS_NEW, true,
-				       !ret, attrs);
-	return ret;
+	return invoke_write_handler(wm, attrs);
 }
 
+/* Attribute order in a method does not matter: the tree indexes them. */
 DECLARE_UVERBS_NAMED_METHOD(
 	UVERBS_METHOD_GET_CONTEXT,
-	UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_GET_CONTEXT_NUM_COMP_VECTORS,
-			    UVERBS_ATTR_TYPE(u32), UA_OPTIONAL),
+	UVERBS_ATTR_UHW(),
 	UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_GET_CONTEXT_CORE_SUPPORT,
 			    UVERBS_ATTR_TYPE(u64), UA_OPTIONAL),
-	UVERBS_ATTR_UHW());
+	UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_GET_CONTEXT_NUM_COMP_VECTORS,
+			    UVERBS_ATTR_TYPE(u32), UA_OPTIONAL));
 
 DECLARE_UVERBS_NAMED_METHOD(
 	UVERBS_METHOD_INVOKE_WRITE,
-	UVERBS_ATTR_CONST_IN(UVERBS_ATTR_WRITE_CMD, enum ib_uverbs_write_cmds,
-			     UA_MANDATORY),
-	UVERBS_ATTR_PTR_IN(UVERBS_ATTR_CORE_IN,
-			   UVERBS_ATTR_MIN_SIZE(sizeof(u32)), UA_OPTIONAL),
+	UVERBS_ATTR_UHW(),
 	UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_CORE_OUT, UVERBS_ATTR_MIN_SIZE(0),
 			    UA_OPTIONAL),
-	UVERBS_ATTR_UHW());
+	UVERBS_ATTR_PTR_IN(UVERBS_ATTR_CORE_IN,
+			   UVERBS_ATTR_MIN_SIZE(sizeof(u32)), UA_OPTIONAL),
+	UVERBS_ATTR_CONST_IN(UVERBS_ATTR_WRITE_CMD, enum ib_uverbs_write_cmds,
+			     UA_MANDATORY));
 
 DECLARE_UVERBS_GLOBAL_METHODS(UVERBS_OBJECT_DEVICE,
 			      &UVERBS_METHOD(UVERBS_METHOD_GET_CONTEXT),

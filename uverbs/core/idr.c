@@ -34,18 +34,20 @@ static struct ib_uobject *idr_lookup_get(const struct uverbs_api_object *obj,
 					 struct ib_uverbs_file *ufile, s64 id,
 					 enum rdma_lookup_mode mode)
 {
-	struct ib_uobject *uobj;
+	struct ib_uobject *found = NULL;
 
+	/* Handles are u32: a negative one is malformed, a larger one unused */
 	if (id < 0)
 		return ERR_PTR(-EINVAL);
-	if (id > U32_MAX)
-		return ERR_PTR(-ENOENT);
-	rcu_read_lock();
-	uobj = xa_load(&ufile->idr, id);
-	if (!uobj || !kref_get_unless_zero(&uobj->ref))
-		uobj = ERR_PTR(-ENOENT);
-	rcu_read_unlock();
-	return uobj;
+	if (id <= U32_MAX) {
+		rcu_read_lock();
+		found = xa_load(&ufile->idr, id);
+		/* A slot whose object is being freed holds nothing */
+		if (found && !kref_get_unless_zero(&found->ref))
+			found = NULL;
+		rcu_read_unlock();
+	}
+	return found ?: ERR_PTR(-ENOENT);
 }
 
 /* The creator's reference passes to the handle's slot. */

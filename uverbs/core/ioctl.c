@@ -356,6 +356,18 @@ static int ioctl_run(struct ib_uverbs_file *ufile,
 	return ret;
 }
 
+/*
+ * What the header alone decides: its length must be that of its
+ * attributes (and at most a page); reserved fields must be 0.
+ */
+static int ioctl_hdr_check(const struct ib_uverbs_ioctl_hdr *hdr)
+{
+	if (hdr->length != struct_size(hdr, attrs, hdr->num_attrs) ||
+	    hdr->length > PAGE_SIZE)
+		return -EINVAL;
+	return hdr->reserved1 || hdr->reserved2 ? -EPROTONOSUPPORT : 0;
+}
+
 /**
  * uverbs_ioctl() - the unlocked_ioctl of /dev/infiniband/uverbsN
  * @filp: the file
@@ -372,21 +384,18 @@ long uverbs_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 	struct ib_uverbs_ioctl_hdr __user *user_hdr = (void __user *)arg;
 	struct ib_uverbs_file *ufile = filp->private_data;
 	struct ib_uverbs_ioctl_hdr hdr;
-	int srcu_key;
 	long ret;
+	int idx;
 
 	if (cmd != RDMA_VERBS_IOCTL)
 		return -ENOIOCTLCMD;
 	if (copy_from_user(&hdr, user_hdr, sizeof(hdr)))
 		return -EFAULT;
-	if (hdr.length > PAGE_SIZE ||
-	    hdr.length != struct_size(&hdr, attrs, hdr.num_attrs))
-		return -EINVAL;
-	if (hdr.reserved1 || hdr.reserved2)
-		return -EPROTONOSUPPORT;
-
-	srcu_key = srcu_read_lock(&ufile->device->disassociate_srcu);
+	ret = ioctl_hdr_check(&hdr);
+	if (ret)
+		return ret;
+	idx = srcu_read_lock(&ufile->device->disassociate_srcu);
 	ret = ioctl_run(ufile, &hdr, user_hdr->attrs);
-	srcu_read_unlock(&ufile->device->disassociate_srcu, srcu_key);
+	srcu_read_unlock(&ufile->device->disassociate_srcu, idx);
 	return ret;
 }

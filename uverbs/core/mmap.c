@@ -23,67 +23,77 @@ static void umap_open(struct vm_area_struct *vma)
 {
 	struct ib_uverbs_file *ufile = vma->vm_file->private_data;
 	struct rdma_umap_priv *opriv = vma->vm_private_data;
-	struct rdma_umap_priv *priv;
+	struct rdma_umap_priv *copy = NULL;
 
 	if (!opriv)
 		return;
-	/* A disassociation in progress or done: no device memory. */
-	if (!down_read_trylock(&ufile->hw_destroy_rwsem))
-		goto zap;
-	priv = ufile->ucontext ? kzalloc(sizeof(*priv), GFP_KERNEL) : NULL;
-	if (priv)
-		rdma_umap_priv_init(priv, vma, opriv->entry);
-	up_read(&ufile->hw_destroy_rwsem);
-	if (priv)
+	/* No new record once a disassociation has begun. */
+	if (down_read_trylock(&ufile->hw_destroy_rwsem)) {
+		if (ufile->ucontext) {
+			copy = kzalloc(sizeof(*copy), GFP_KERNEL);
+			if (copy)
+				rdma_umap_priv_init(copy, vma, opriv->entry);
+		}
+		up_read(&ufile->hw_destroy_rwsem);
+	}
+	if (copy)
 		return;
-zap:
-	/* The copy cannot be refused: leave it without device memory. */
+	/* The copy cannot be refused: it loses its device memory instead. */
 	vma->vm_private_data = NULL;
 	zap_vma_ptes(vma, vma->vm_start, vma->vm_end - vma->vm_start);
 }
 
 static void umap_close(struct vm_area_struct *vma)
 {
-	struct ib_uverbs_file *ufile = vma->vm_file->private_data;
 	struct rdma_umap_priv *priv = vma->vm_private_data;
+	struct rdma_user_mmap_entry *entry;
+	struct ib_uverbs_file *ufile;
 
 	if (!priv)
 		return;
-	/* The VMA holds the file, so ufile is still there. */
+	/* The VMA holds the file, so its ufile is still there. */
+	ufile = vma->vm_file->private_data;
 	mutex_lock(&ufile->umap_lock);
-	if (priv->entry)
-		rdma_user_mmap_entry_put(priv->entry);
 	list_del(&priv->list);
+	/* NULL if a zap took the entry's reference already */
+	entry = priv->entry;
 	mutex_unlock(&ufile->umap_lock);
+	if (entry)
+		rdma_user_mmap_entry_put(entry);
 	kfree(priv);
 }
 
 /* Only zapped mappings fault: they get zero pages. */
 static vm_fault_t umap_fault(struct vm_fault *vmf)
 {
-	struct ib_uverbs_file *ufile = vmf->vma->vm_file->private_data;
-	vm_fault_t ret = 0;
+	struct vm_area_struct *vma = vmf->vma;
+	struct ib_uverbs_file *ufile = vma->vm_file->private_data;
+	struct page *page;
 
-	if (!vmf->vma->vm_private_data)
+	if (!vma->vm_private_data)
 		return VM_FAULT_SIGBUS;
-	if (!(vmf->vma->vm_flags & (VM_WRITE | VM_MAYWRITE))) {
-		vmf->page = ZERO_PAGE(vmf->address);
-		get_page(vmf->page);
-		return 0;
-	}
-	mutex_lock(&ufile->umap_lock);
-	if (!ufile->disassociate_page)
-		ufile->disassociate_page =
-			alloc_page(vmf->gfp_mask | __GFP_ZERO);
-	if (ufile->disassociate_page) {
-		/* Shared mappings only (rdma_user_mmap_io()): no COW. */
-		vmf->page = ufile->disassociate_page;
-		get_page(vmf->page);
+	if (vma->vm_flags & (VM_WRITE | VM_MAYWRITE)) {
+		/*
+		 * One zeroed page of the file stands in for device memory in
+		 * every writable mapping (rdma_user_mmap_io() maps shared
+		 * only: no copy on write).
+		 */
+		mutex_lock(&ufile->umap_lock);
+		if (!ufile->disassociate_page)
+			ufile->disassociate_page =
+				alloc_page(vmf->gfp_mask | __GFP_ZERO);
+		page = ufile->disassociate_page;
+		if (page)
+			get_page(page);
+		mutex_unlock(&ufile->umap_lock);
+		if (!page)
+			return VM_FAULT_SIGBUS;
 	} else {
-		ret = VM_FAULT_SIGBUS;
+		page = ZERO_PAGE(vmf->address);
+		get_page(page);
 	}
-	mutex_unlock(&ufile->umap_lock);
-	return ret;
+	vmf->page = page;
+	return 0;
 }
 
 static const struct vm_operations_struct uverbs_umap_ops = {

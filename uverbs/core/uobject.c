@@ -57,16 +57,23 @@ bool uverbs_uobj_trylock(struct ib_uobject *uobj, enum rdma_lookup_mode mode)
 
 void uverbs_uobj_unlock(struct ib_uobject *uobj, enum rdma_lookup_mode mode)
 {
-	switch (mode) {
-	case UVERBS_LOOKUP_READ:
+	/* A DESTROY lookup took no use count: the object is on its way out */
+	if (mode == UVERBS_LOOKUP_READ)
 		atomic_dec(&uobj->usecnt);
-		break;
-	case UVERBS_LOOKUP_WRITE:
+	else if (mode == UVERBS_LOOKUP_WRITE)
 		atomic_set(&uobj->usecnt, 0);
-		break;
-	case UVERBS_LOOKUP_DESTROY:
-		break;
-	}
+}
+
+/* Put an object on its file's list, newest first; the list holds a ref. */
+static void uobj_list(struct ib_uobject *uobj)
+{
+	struct ib_uverbs_file *ufile = uobj->ufile;
+	unsigned long flags;
+
+	uverbs_uobject_get(uobj);
+	spin_lock_irqsave(&ufile->uobjects_lock, flags);
+	list_add(&uobj->list, &ufile->uobjects);
+	spin_unlock_irqrestore(&ufile->uobjects_lock, flags);
 }
 
 static void uobj_unlist(struct ib_uobject *uobj)
@@ -167,19 +174,19 @@ int uobj_destroy(struct ib_uobject *uobj, struct uverbs_attr_bundle *attrs)
 struct ib_uobject *__uobj_get_destroy(const struct uverbs_api_object *obj,
 				      u32 id, struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uobject *uobj;
-	int ret;
+	struct ib_uobject *victim =
+		rdma_lookup_get_uobject(obj, attrs->ufile, id,
+					UVERBS_LOOKUP_DESTROY, attrs);
+	int err = PTR_ERR_OR_ZERO(victim);
 
-	uobj = rdma_lookup_get_uobject(obj, attrs->ufile, id,
-				       UVERBS_LOOKUP_DESTROY, attrs);
-	if (IS_ERR(uobj))
-		return uobj;
-	ret = uobj_destroy(uobj, attrs);
-	if (ret) {
-		rdma_lookup_put_uobject(uobj, UVERBS_LOOKUP_DESTROY);
-		return ERR_PTR(ret);
+	if (!err) {
+		err = uobj_destroy(victim, attrs);
+		if (!err)
+			return victim;
+		/* Still there: give back what the lookup took */
+		rdma_lookup_put_uobject(victim, UVERBS_LOOKUP_DESTROY);
 	}
-	return uobj;
+	return ERR_PTR(err);
 }
 
 /**
@@ -193,12 +200,11 @@ struct ib_uobject *__uobj_get_destroy(const struct uverbs_api_object *obj,
 int __uobj_perform_destroy(const struct uverbs_api_object *obj, u32 id,
 			   struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uobject *uobj = __uobj_get_destroy(obj, id, attrs);
+	struct ib_uobject *gone = __uobj_get_destroy(obj, id, attrs);
 
-	if (IS_ERR(uobj))
-		return PTR_ERR(uobj);
-	uobj_put_destroy(uobj);
-	return 0;
+	if (!IS_ERR(gone))
+		uobj_put_destroy(gone);
+	return PTR_ERR_OR_ZERO(gone);
 }
 
 /**
@@ -346,17 +352,14 @@ struct ib_uobject *rdma_alloc_begin_uobject(const struct uverbs_api_object *obj,
 void rdma_alloc_commit_uobject(struct ib_uobject *uobj,
 			       struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uverbs_file *ufile = attrs->ufile;
-
-	/* The list's reference; the newest object is first. */
-	uverbs_uobject_get(uobj);
-	spin_lock_irq(&ufile->uobjects_lock);
-	list_add(&uobj->list, &ufile->uobjects);
-	spin_unlock_irq(&ufile->uobjects_lock);
-
+	/*
+	 * The file's teardown cannot run before up_read(): the order of
+	 * unlocking and listing does not matter.
+	 */
 	atomic_set(&uobj->usecnt, 0);
+	uobj_list(uobj);
 	uobj->uapi_object->type_class->alloc_commit(uobj);
-	up_read(&ufile->hw_destroy_rwsem);
+	up_read(&attrs->ufile->hw_destroy_rwsem);
 }
 
 /**
@@ -407,6 +410,16 @@ void rdma_assign_uobject(struct ib_uobject *to_uobj, struct ib_uobject *new_uobj
 	uverbs_uobj_destroy_locked(to_uobj, RDMA_REMOVE_DESTROY, attrs);
 }
 
+/* The lookup that serves an attribute's access (not NEW). */
+static enum rdma_lookup_mode uobj_mode_of(enum uverbs_obj_access access)
+{
+	if (access == UVERBS_ACCESS_READ)
+		return UVERBS_LOOKUP_READ;
+	if (access == UVERBS_ACCESS_WRITE)
+		return UVERBS_LOOKUP_WRITE;
+	return UVERBS_LOOKUP_DESTROY;
+}
+
 /**
  * uverbs_get_uobject_from_file() - the object an attribute names
  * @object_id: its type's id
@@ -424,20 +437,13 @@ struct ib_uobject *uverbs_get_uobject_from_file(u16 object_id,
 	const struct uverbs_api_object *obj =
 		uapi_get_object(attrs->ufile->device->uapi, object_id);
 
-	switch (access) {
-	case UVERBS_ACCESS_READ:
-		return rdma_lookup_get_uobject(obj, attrs->ufile, id,
-					       UVERBS_LOOKUP_READ, attrs);
-	case UVERBS_ACCESS_WRITE:
-		return rdma_lookup_get_uobject(obj, attrs->ufile, id,
-					       UVERBS_LOOKUP_WRITE, attrs);
-	case UVERBS_ACCESS_DESTROY:
-		return rdma_lookup_get_uobject(obj, attrs->ufile, id,
-					       UVERBS_LOOKUP_DESTROY, attrs);
-	case UVERBS_ACCESS_NEW:
+	if (access == UVERBS_ACCESS_NEW)
 		return rdma_alloc_begin_uobject(obj, attrs);
-	}
-	return ERR_PTR(-EOPNOTSUPP);
+	if (access != UVERBS_ACCESS_READ && access != UVERBS_ACCESS_WRITE &&
+	    access != UVERBS_ACCESS_DESTROY)
+		return ERR_PTR(-EOPNOTSUPP);
+	return rdma_lookup_get_uobject(obj, attrs->ufile, id,
+				       uobj_mode_of(access), attrs);
 }
 
 /**
@@ -452,22 +458,13 @@ void uverbs_finalize_object(struct ib_uobject *uobj,
 			    enum uverbs_obj_access access, bool hw_obj_valid,
 			    bool commit, struct uverbs_attr_bundle *attrs)
 {
-	switch (access) {
-	case UVERBS_ACCESS_READ:
-		rdma_lookup_put_uobject(uobj, UVERBS_LOOKUP_READ);
-		break;
-	case UVERBS_ACCESS_WRITE:
-		rdma_lookup_put_uobject(uobj, UVERBS_LOOKUP_WRITE);
-		break;
-	case UVERBS_ACCESS_DESTROY:
+	if (access != UVERBS_ACCESS_NEW) {
+		/* A DESTROY's object may have gone with the handler */
 		if (uobj)
-			rdma_lookup_put_uobject(uobj, UVERBS_LOOKUP_DESTROY);
-		break;
-	case UVERBS_ACCESS_NEW:
-		if (commit)
-			rdma_alloc_commit_uobject(uobj, attrs);
-		else
-			rdma_alloc_abort_uobject(uobj, attrs, hw_obj_valid);
-		break;
+			rdma_lookup_put_uobject(uobj, uobj_mode_of(access));
+	} else if (commit) {
+		rdma_alloc_commit_uobject(uobj, attrs);
+	} else {
+		rdma_alloc_abort_uobject(uobj, attrs, hw_obj_valid);
 	}
 }

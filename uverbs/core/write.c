@@ -284,13 +284,15 @@ int uverbs_write_request_start(struct uverbs_attr_bundle *attrs,
 			       struct uverbs_req_iter *iter, void *req,
 			       size_t req_len)
 {
-	if (attrs->ucore.inlen < req_len)
+	const void __user *in = attrs->ucore.inbuf;
+	size_t avail = attrs->ucore.inlen;
+
+	if (avail < req_len)
 		return -ENOSPC;
-	if (copy_from_user(req, attrs->ucore.inbuf, req_len))
-		return -EFAULT;
-	iter->cur = attrs->ucore.inbuf + req_len;
-	iter->end = attrs->ucore.inbuf + attrs->ucore.inlen;
-	return 0;
+	/* The driver's part, if any, follows the fixed part */
+	iter->cur = in + req_len;
+	iter->end = in + avail;
+	return copy_from_user(req, in, req_len) ? -EFAULT : 0;
 }
 
 /**
