@@ -5,7 +5,8 @@
     kunit/coverage.py [--headers DIR] [--verbose]
 
 An export counts as called when its name appears in a file of kunit/core/
-(the suites) or kunit/lib/ (the helpers the suites call), or when a
+or kunit/uverbs/ (the suites) or kunit/lib/ (the helpers the suites
+call), or when a
 static inline function or macro of the RDMA headers that wraps it does
 (ib_alloc_pd() for __ib_alloc_pd(), ib_dereg_mr() for ib_dereg_mr_user()
 ...).  The test double (kunit/tdev/) does not count: it is not a case.
@@ -105,7 +106,7 @@ def wrappers(headers):
 
 def kunit_text():
     parts = []
-    for sub in ('core', 'lib'):
+    for sub in ('core', 'lib', 'uverbs'):
         for path in c_files(os.path.join(TOP, 'kunit', sub)):
             parts.append(read(path))
     return '\n'.join(parts)

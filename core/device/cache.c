@@ -749,13 +749,10 @@ void ib_dispatch_event(const struct ib_event *event)
 {
 	struct ibdev_queued_event *qe;
 
+	/* On failure the allocator has said so; the event is lost. */
 	qe = kmalloc(sizeof(*qe), GFP_ATOMIC);
-	if (!qe) {
-		dev_warn_ratelimited(&event->device->dev,
-				     "out of memory: event %d dropped\n",
-				     event->event);
+	if (!qe)
 		return;
-	}
 	qe->event = *event;
 	INIT_WORK(&qe->work, ibdev_event_work);
 	get_device(&event->device->dev);

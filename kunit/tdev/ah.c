@@ -87,7 +87,8 @@ static int tv_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
 {
 	struct tv_ah *ah = to_tah(ibah);
 
-	if (udata)
+	/* Like hardware without a user ABI of its own: empty driver data. */
+	if (udata && (udata->inlen || udata->outlen))
 		return -EOPNOTSUPP;
 	if (!rdma_is_port_valid(ibah->device,
 				rdma_ah_get_port_num(init->ah_attr)))

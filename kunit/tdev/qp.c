@@ -527,7 +527,8 @@ static int tv_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	enum ib_qp_state cur, next;
 	unsigned long flags;
 
-	if (udata)
+	/* No user ABI of its own: only empty driver data. */
+	if (udata && (udata->inlen || udata->outlen))
 		return -EOPNOTSUPP;
 
 	spin_lock_irqsave(&qp->lock, flags);

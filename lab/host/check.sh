@@ -11,7 +11,8 @@
 #    the root filesystem (lab/host/build-rootfs.sh, cached) and Debian's stock
 #    kernel image (lab/host/stock-kernel.sh, cached)
 # 3. builds our modules for both kernels with W=1 (build/*, warnings/*)
-# 4. sparse, make C=2, for both (sparse/*: warnings in our files)
+# 4. sparse, make C=2, for both (sparse/*: warnings in our files);
+#    checkpatch over our C files; kunit/coverage.py (every export called)
 # 5. make abi-check against the stock kernel and its ULP modules, and against
 #    the test kernel and its in-tree ULP builds (abi-check/stock, abi-check/test)
 # 6. the test-kernel VM (lab/host/suite.sh, one boot): every KUnit suite
@@ -174,6 +175,36 @@ fi
 # The test kernel's own in-tree ULPs must load on our core there too.
 [ -n "$tk" ] && [ $built_test -eq 1 ] &&
 	abi_check test "$tk/linux" "$tk/linux/Module.symvers" "$tk/modroot/lib/modules/$trel"
+
+# checkpatch over our C files, with the checkpatch.pl of the test kernel's
+# tree (linux-source-6.1).  Ignored: CONST_STRUCT (ib_set_device_ops()
+# merges a driver's operations into the device's own, writable table) and
+# PRINTK_WITHOUT_KERN_LEVEL (ibdev_printk() passes its caller's level as
+# the format's first %s).
+if [ -n "$tk" ] && [ -x "$tk/linux/scripts/checkpatch.pl" ]; then
+	step "checkpatch"
+	(cd "$TOP_DIR" && find $(ls -d core hw uverbs ulp kunit include 2>/dev/null) -name '*.[ch]' -print0 |
+		xargs -0 "$tk/linux/scripts/checkpatch.pl" --no-tree --quiet --terse \
+			--show-types --ignore CONST_STRUCT,PRINTK_WITHOUT_KERN_LEVEL,SPDX_LICENSE_TAG -f) \
+		>"$LOGS/checkpatch.log" 2>&1 || true
+	n=$(grep -cE ': (ERROR|WARNING):' "$LOGS/checkpatch.log" || true)
+	if [ "$n" -eq 0 ]; then
+		result PASS checkpatch
+	else
+		grep -E ': (ERROR|WARNING):' "$LOGS/checkpatch.log" | head -n 20
+		result FAIL checkpatch "$n warnings, see $LOGS/checkpatch.log"
+	fi
+else
+	result FAIL checkpatch "no checkpatch.pl (the test kernel's tree)"
+fi
+
+# Every export of core/ is called by a KUnit case (kunit/coverage.py).
+if python3 "$TOP_DIR/kunit/coverage.py" >"$LOGS/coverage.log" 2>&1; then
+	result PASS kunit/coverage "$(tail -n1 "$LOGS/coverage.log")"
+else
+	grep 'NOT CALLED' "$LOGS/coverage.log" | head -n 20
+	result FAIL kunit/coverage "$(tail -n1 "$LOGS/coverage.log")"
+fi
 
 # The scenarios that run on a kernel: every lab/guest/scenarios/*.sh, unless
 # its "# lab-kernels:" line names only the other one.

@@ -72,7 +72,13 @@ mk=(make -C "$TOP_DIR" -s KDIR="$kdir/linux" BUILD="$mirror")
 "${mk[@]}" modules >"$state/build.log" 2>&1 ||
 	{ tail -n 20 "$state/build.log" >&2; die "the baseline does not build"; }
 mkdir -p "$state/modules"
-(cd "$mirror" && find . -name '*.ko' -exec cp --parents {} "$state/modules/" \;)
+# What the build made (its modules.order), with a modules.order of its own.
+while read -r ko; do
+	rel=${ko#"$mirror"/}
+	mkdir -p "$state/modules/$(dirname "$rel")"
+	cp "$ko" "$state/modules/$rel"
+	echo "$rel" >>"$state/modules/modules.order"
+done < <(built_modules "$mirror")
 
 log "mutate: building the mutants of $list"
 mutate_py build "$list" --tree "$mirror" --state "$state" --make "${mk[@]}" kbuild
@@ -115,7 +121,7 @@ boot() {	# N KEY...
 	local -A since=()
 	shift
 	"$HOST_DIR/vm.sh" --kernel test --modules "$state/modules" --data "$state/data" \
-		--out "$run" --mem "$mem" --append "pci=noacpi" \
+		--out "$run" --mem "$mem" \
 		--timeout $(($# * 400 + 900)) --quiet \
 		"$GUEST_DIR/plans/mutate.sh" "$@" >"$run.log" 2>&1 &
 	vm=$!

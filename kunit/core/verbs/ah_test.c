@@ -6,6 +6,7 @@
  * completion.
  */
 #include <kunit/test.h>
+#include <linux/etherdevice.h>
 #include <rdma/ib_cache.h>
 #include "vk.h"
 
@@ -188,6 +189,73 @@ static void ah_modify(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&v->pd->usecnt), 0);
 }
 
+/* A RoCE vector from source GID 0 of port 1 to @dgid */
+static void vk_roce_av(struct rdma_ah_attr *a, u64 prefix, u64 iid)
+{
+	memset(a, 0, sizeof(*a));
+	a->type = RDMA_AH_ATTR_TYPE_ROCE;
+	rdma_ah_set_port_num(a, 1);
+	rdma_ah_set_ah_flags(a, IB_AH_GRH);
+	a->grh.hop_limit = 64;
+	a->grh.dgid.global.subnet_prefix = cpu_to_be64(prefix);
+	a->grh.dgid.global.interface_id = cpu_to_be64(iid);
+}
+
+static struct ib_ah *ah_query_dmac(struct kunit *test, struct ib_ah *ah,
+				   u8 *mac)
+{
+	struct rdma_ah_attr q;
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(ah));
+	KUNIT_ASSERT_EQ(test, rdma_query_ah(ah, &q), 0);
+	memcpy(mac, q.roce.dmac, ETH_ALEN);
+	return ah;
+}
+
+/*
+ * rdma_create_user_ah() resolves a RoCE vector's destination MAC from its
+ * GID (link-local: from the GID; multicast: the group's MAC; else by the
+ * route and neighbour); rdma_create_ah() takes a kernel caller's as given.
+ */
+static void ah_create_user_roce_dmac(struct kunit *test)
+{
+	static const u8 ll_mac[ETH_ALEN] = { 0x02, 0x11, 0x22, 0x33, 0x44, 0x55 };
+	static const u8 mc_mac[ETH_ALEN] = { 0x33, 0x33, 0x00, 0x03, 0x00, 0x04 };
+	const struct tdev_params params = { .roce = true };
+	struct ib_udata udata = {};
+	struct rdma_ah_attr a;
+	struct vk *v;
+	u8 mac[ETH_ALEN];
+
+	vk_reinit(test, &params);
+	v = test->priv;
+
+	vk_roce_av(&a, 0xfe80000000000000ULL, 0x001122fffe334455ULL);
+	rdma_destroy_ah_user(ah_query_dmac(test, rdma_create_user_ah(v->pd, &a, &udata), mac),
+			     RDMA_DESTROY_AH_SLEEPABLE, NULL);
+	KUNIT_EXPECT_TRUE(test, ether_addr_equal_unaligned(mac, ll_mac));
+
+	vk_roce_av(&a, 0xff0e000000000000ULL, 0x0000000100030004ULL);
+	rdma_destroy_ah_user(ah_query_dmac(test, rdma_create_user_ah(v->pd, &a, &udata), mac),
+			     RDMA_DESTROY_AH_SLEEPABLE, NULL);
+	KUNIT_EXPECT_TRUE(test, ether_addr_equal_unaligned(mac, mc_mac));
+
+	/* The kernel's own AH keeps the MAC it was given */
+	vk_roce_av(&a, 0xfe80000000000000ULL, 0x001122fffe334455ULL);
+	eth_broadcast_addr(a.roce.dmac);
+	rdma_destroy_ah_user(ah_query_dmac(test, rdma_create_ah(v->pd, &a, RDMA_CREATE_AH_SLEEPABLE), mac),
+			     RDMA_DESTROY_AH_SLEEPABLE, NULL);
+	KUNIT_EXPECT_TRUE(test, is_broadcast_ether_addr(mac));
+
+	/* Bad input: no route to the destination, an empty source GID slot */
+	vk_roce_av(&a, 0x20010db800000000ULL, 1);
+	KUNIT_EXPECT_TRUE(test, IS_ERR(rdma_create_user_ah(v->pd, &a, &udata)));
+	vk_roce_av(&a, 0xfe80000000000000ULL, 0x001122fffe334455ULL);
+	a.grh.sgid_index = 15;
+	KUNIT_EXPECT_TRUE(test, IS_ERR(rdma_create_user_ah(v->pd, &a, &udata)));
+	KUNIT_EXPECT_EQ(test, atomic_read(&v->pd->usecnt), 0);
+}
+
 static void ah_attr_from_wc_ib(struct kunit *test)
 {
 	struct vk *v = test->priv;
@@ -246,6 +314,7 @@ static struct kunit_case ah_cases[] = {
 	KUNIT_CASE(ah_caller_sgid_attr_checked),
 	KUNIT_CASE(ah_attr_copy_move_replace),
 	KUNIT_CASE(ah_modify),
+	KUNIT_CASE(ah_create_user_roce_dmac),
 	KUNIT_CASE(ah_attr_from_wc_ib),
 	KUNIT_CASE(ah_attr_from_wc_grh),
 	{}

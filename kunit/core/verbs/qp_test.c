@@ -10,6 +10,7 @@
  * core's, or the consumer's business.
  */
 #include <kunit/test.h>
+#include <linux/etherdevice.h>
 #include "tk.h"
 #include "vk.h"
 
@@ -222,6 +223,62 @@ static void qp_av_with_grh_holds_gid(struct kunit *test)
 }
 
 /*
+ * A user's modify (ib_modify_qp_with_udata()) of a RoCE QP's path gets its
+ * destination MAC from the destination GID; a kernel caller's
+ * (ib_modify_qp()) comes resolved and is left as it is.
+ */
+static void qp_modify_with_udata_roce_dmac(struct kunit *test)
+{
+	static const u8 ll_mac[ETH_ALEN] = { 0x02, 0x11, 0x22, 0x33, 0x44, 0x55 };
+	const struct tdev_params params = { .roce = true };
+	const int rtr = IB_QP_STATE | IB_QP_AV | IB_QP_PATH_MTU |
+			IB_QP_DEST_QPN | IB_QP_RQ_PSN |
+			IB_QP_MAX_DEST_RD_ATOMIC | IB_QP_MIN_RNR_TIMER;
+	struct ib_udata udata = {};
+	struct ib_qp_init_attr ia;
+	struct ib_qp_attr a;
+	struct ib_qp *qp;
+
+	vk_reinit(test, &params);
+	qp = vk_qp_alone(test, IB_QPT_RC);
+	vk_qp_init_for_rtr(test, qp, &a);
+	a.ah_attr.type = RDMA_AH_ATTR_TYPE_ROCE;
+	a.max_dest_rd_atomic = 1;
+	rdma_ah_set_ah_flags(&a.ah_attr, IB_AH_GRH);
+	a.ah_attr.grh.sgid_index = 0;
+	a.ah_attr.grh.hop_limit = 1;
+	/* An address no route leads to: refused, the QP stays in INIT */
+	a.ah_attr.grh.dgid.global.subnet_prefix = cpu_to_be64(0x20010db800000000ULL);
+	a.ah_attr.grh.dgid.global.interface_id = cpu_to_be64(1);
+	KUNIT_EXPECT_LT(test, ib_modify_qp_with_udata(qp, &a, rtr, &udata), 0);
+	KUNIT_EXPECT_EQ(test, vk_state(qp), IB_QPS_INIT);
+	KUNIT_EXPECT_NULL(test, qp->av_sgid_attr);
+
+	/* fe80::11:22ff:fe33:4455 is the link-local GID of 02:11:22:33:44:55 */
+	a.ah_attr.grh.dgid.global.subnet_prefix = cpu_to_be64(0xfe80000000000000ULL);
+	a.ah_attr.grh.dgid.global.interface_id = cpu_to_be64(0x001122fffe334455ULL);
+	KUNIT_ASSERT_EQ(test, ib_modify_qp_with_udata(qp, &a, rtr, &udata), 0);
+	KUNIT_ASSERT_EQ(test, ib_query_qp(qp, &a, IB_QP_AV, &ia), 0);
+	KUNIT_EXPECT_TRUE(test, ether_addr_equal_unaligned(a.ah_attr.roce.dmac, ll_mac));
+	vk_qp_alone_free(test, qp);
+
+	/* The kernel's own modify does not touch the MAC it was given */
+	qp = vk_qp_alone(test, IB_QPT_RC);
+	vk_qp_init_for_rtr(test, qp, &a);
+	a.ah_attr.type = RDMA_AH_ATTR_TYPE_ROCE;
+	a.max_dest_rd_atomic = 1;
+	rdma_ah_set_ah_flags(&a.ah_attr, IB_AH_GRH);
+	a.ah_attr.grh.hop_limit = 1;
+	a.ah_attr.grh.dgid.global.subnet_prefix = cpu_to_be64(0xfe80000000000000ULL);
+	a.ah_attr.grh.dgid.global.interface_id = cpu_to_be64(0x001122fffe334455ULL);
+	eth_broadcast_addr(a.ah_attr.roce.dmac);
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(qp, &a, rtr), 0);
+	KUNIT_ASSERT_EQ(test, ib_query_qp(qp, &a, IB_QP_AV, &ia), 0);
+	KUNIT_EXPECT_TRUE(test, is_broadcast_ether_addr(a.ah_attr.roce.dmac));
+	vk_qp_alone_free(test, qp);
+}
+
+/*
  * Issue 12, lower: the alternate path's port is validated before it is
  * used.  Before the fix rdma_protocol_ib() read port_data[] at the
  * unchecked port: KASAN saw the read past the array.
@@ -407,6 +464,7 @@ static struct kunit_case qp_cases[] = {
 	KUNIT_CASE(qp_sqd_error_reset_cycle),
 	KUNIT_CASE(qp_rq_psn_truncated),
 	KUNIT_CASE(qp_av_with_grh_holds_gid),
+	KUNIT_CASE(qp_modify_with_udata_roce_dmac),
 	KUNIT_CASE(qp_modify_alt_path_port),
 	KUNIT_CASE(qp_async_events),
 	KUNIT_CASE(qp_destroy_busy),
