@@ -171,9 +171,10 @@ boot() {	# N KEY...
 		elif [ $((now - since[$cur])) -gt "${tmo[$cur]}" ]; then
 			stop_vm; fate=timeout
 		else
+			# (The first sed may die of SIGPIPE when the second quits.)
 			fate=$(sed -n "/lab: mutant $cur start/,\$p" "$run/console.log" 2>/dev/null |
 			       sed -n -e '/Oops: \|kernel BUG at\|general protection fault\|Kernel panic/{s/.*/crash/p;q}' \
-				      -e '/blocked for more than/{s/.*/hang/p;q}')
+				      -e '/blocked for more than/{s/.*/hang/p;q}') || true
 			if [ -n "$fate" ]; then
 				# Let the report reach the console, then stop the VM.
 				sleep 10

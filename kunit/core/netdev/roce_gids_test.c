@@ -159,9 +159,44 @@ static void roce_gids_rescan_device(struct kunit *test)
 	tk_netdev_free(ndev);
 }
 
+/*
+ * More GIDs than the table holds: a table of 3 has the two default GIDs
+ * and room for one of the link-local address's two; the other is left
+ * out, nothing is written past the table.
+ */
+static void roce_gids_table_full(struct kunit *test)
+{
+	struct net_device *ndev = tk_netdev(test);
+	struct tdev_params p = { .name = "ktrf%d", .ndev = ndev,
+				 .link_layer = IB_LINK_LAYER_ETHERNET,
+				 .gid_tbl_len = 3 };
+	struct tdev *td = tk_dev(test, &p);
+	const struct ib_gid_attr *attr;
+	char path[96];
+	union ib_gid ll;
+
+	snprintf(path, sizeof(path), "/proc/sys/net/ipv6/conf/%s/addr_gen_mode",
+		 ndev->name);
+	KUNIT_ASSERT_EQ(test, tk_file_write(path, "3"), 0);
+	KUNIT_ASSERT_EQ(test, tk_netdev_up(ndev, true), 0);
+	KUNIT_ASSERT_TRUE(test, tk_wait_for(tk_netdev_ipv6(ndev, &ll)));
+	KUNIT_EXPECT_TRUE(test, tk_wait_for(tk_gid_slot(&td->ibdev, &ll,
+							IB_GID_TYPE_ROCE) == 2 ||
+					    tk_gid_slot(&td->ibdev, &ll,
+							IB_GID_TYPE_ROCE_UDP_ENCAP) == 2));
+	attr = rdma_get_gid_attr(&td->ibdev, 1, 3);
+	KUNIT_EXPECT_TRUE(test, IS_ERR(attr));
+	if (!IS_ERR(attr))
+		rdma_put_gid_attr(attr);
+	tk_netdev_up(ndev, false);
+	tdev_destroy(td);
+	tk_netdev_free(ndev);
+}
+
 static struct kunit_case roce_gids_cases[] = {
 	KUNIT_CASE(roce_gids_follow_address),
 	KUNIT_CASE(roce_gids_rescan_device),
+	KUNIT_CASE(roce_gids_table_full),
 	{}
 };
 

@@ -8,6 +8,7 @@
 #include <kunit/test.h>
 #include <linux/etherdevice.h>
 #include <rdma/ib_cache.h>
+#include "tk.h"
 #include "vk.h"
 
 static void vk_ib_av(struct rdma_ah_attr *a, bool grh, u8 sgid_index)
@@ -189,6 +190,31 @@ static void ah_modify(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&v->pd->usecnt), 0);
 }
 
+/*
+ * Replacing a vector with one that names the same GID entry, when the
+ * vector being replaced holds the entry's last reference (its device is
+ * gone): the new reference is taken before the old one is dropped.
+ */
+static void ah_replace_same_gid_last_reference(struct kunit *test)
+{
+	struct tdev *td = tk_dev_named(test, "ktrep%d");
+	const struct ib_gid_attr *g = rdma_get_gid_attr(&td->ibdev, 1, 0);
+	__be64 guid = td->ibdev.node_guid;
+	struct rdma_ah_attr a, b;
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(g));
+	vk_ib_av(&a, true, 0);
+	a.grh.sgid_attr = g;			/* a owns the only reference */
+	tdev_destroy(td);			/* the table's goes */
+	b = a;					/* b names g, owns nothing */
+	rdma_replace_ah_attr(&a, &b);
+	KUNIT_ASSERT_PTR_EQ(test, a.grh.sgid_attr, g);
+	KUNIT_EXPECT_EQ(test, be64_to_cpu(g->gid.global.interface_id),
+			be64_to_cpu(guid));
+	rdma_destroy_ah_attr(&a);		/* the last reference */
+	KUNIT_EXPECT_NULL(test, a.grh.sgid_attr);
+}
+
 /* A RoCE vector from source GID 0 of port 1 to @dgid */
 static void vk_roce_av(struct rdma_ah_attr *a, u64 prefix, u64 iid)
 {
@@ -313,6 +339,7 @@ static struct kunit_case ah_cases[] = {
 	KUNIT_CASE(ah_create_bad),
 	KUNIT_CASE(ah_caller_sgid_attr_checked),
 	KUNIT_CASE(ah_attr_copy_move_replace),
+	KUNIT_CASE(ah_replace_same_gid_last_reference),
 	KUNIT_CASE(ah_modify),
 	KUNIT_CASE(ah_create_user_roce_dmac),
 	KUNIT_CASE(ah_attr_from_wc_ib),

@@ -67,6 +67,10 @@ static void cqo_create_bad(struct kunit *test)
 	ca.comp_vector = 5;
 	KUNIT_EXPECT_EQ(test, PTR_ERR(ib_create_cq(v->dev, NULL, NULL, NULL, &ca)),
 			-EINVAL);
+	/* The vector one past the device's last */
+	ca.comp_vector = v->dev->num_comp_vectors;
+	KUNIT_EXPECT_EQ(test, PTR_ERR(ib_create_cq(v->dev, NULL, NULL, NULL, &ca)),
+			-EINVAL);
 	ca.comp_vector = 0;
 	ca.flags = IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION;
 	KUNIT_EXPECT_EQ(test, PTR_ERR(ib_create_cq(v->dev, NULL, NULL, NULL, &ca)),
