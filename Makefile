@@ -11,6 +11,9 @@
 #   make mutate           do the KUnit suites catch bugs? (not part of check;
 #                         MUTATIONS=<list>, MUTATE_FLAGS=<options of
 #                         lab/host/mutate.sh>; Documentation/mutation.rst)
+#   make fuzz             a long uverbs fuzzer run in the test-kernel VM (not
+#                         part of check; FUZZ_FLAGS=<options of
+#                         lab/host/fuzz.sh>, e.g. --calls 1000000 --seed 1)
 #   make defconfig | olddefconfig | menuconfig   choose what builds (Kconfig)
 #
 # Objects are built in build/<kernel release>/, so builds for several
@@ -49,7 +52,7 @@ need_kconf = $(if $(KCONF),,$(error no kconfig tool: install linux-headers-amd64
 SRC_DIRS := Kbuild core hw uverbs ulp include kunit
 KBUILD_ARGS = -C $(KDIR) M=$(BUILD) KBUILD_SYMTYPES=1 $(if $(C),C=$(C)) $(if $(W),W=$(W))
 
-.PHONY: all modules kbuild install abi-check check demo mutate bench clean \
+.PHONY: all modules kbuild install abi-check check demo mutate fuzz bench clean \
 	defconfig olddefconfig menuconfig syncconfig sources kdir
 
 all: modules
@@ -111,6 +114,9 @@ demo:
 
 mutate:
 	@$(TOP)/lab/host/mutate.sh $(MUTATE_FLAGS) $(MUTATIONS)
+
+fuzz:
+	@$(TOP)/lab/host/fuzz.sh $(FUZZ_FLAGS)
 
 clean:
 	rm -rf $(TOP)/build $(TOP)/.kconfig

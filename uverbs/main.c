@@ -2,11 +2,24 @@
 /*
  * ib_uverbs: RDMA from userspace.
  *
- * For now the module holds what RDMA drivers need to register user memory
- * (umem/); it has no state of its own, so nothing to set up at load.  The
- * /dev/infiniband/uverbsN character devices will start here.
+ * The module entry: the /dev/infiniband/uverbsN devices come and go with
+ * the RDMA devices (core/device.c); ib_umem (umem/) has no state.
  */
 #include <linux/module.h>
+#include "internal.h"
 
-MODULE_DESCRIPTION("RDMA from userspace: user memory regions (ib_umem)");
+static int __init uverbs_init(void)
+{
+	return uverbs_devices_init();
+}
+
+static void __exit uverbs_exit(void)
+{
+	uverbs_devices_exit();
+}
+
+module_init(uverbs_init);
+module_exit(uverbs_exit);
+
+MODULE_DESCRIPTION("RDMA from userspace: /dev/infiniband/uverbsN and user memory");
 MODULE_LICENSE("GPL");

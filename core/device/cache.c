@@ -590,6 +590,90 @@ struct net_device *rdma_read_gid_attr_ndev_rcu(const struct ib_gid_attr *attr)
 }
 EXPORT_SYMBOL(rdma_read_gid_attr_ndev_rcu);
 
+/**
+ * rdma_read_gid_hw_context - the driver's context of a GID entry
+ * @attr: held GID attributes
+ *
+ * Return: what the driver's add_gid stored for the entry (NULL if it
+ * stored nothing or has no add_gid).
+ */
+void *rdma_read_gid_hw_context(const struct ib_gid_attr *attr)
+{
+	return container_of(attr, struct ibdev_gid_entry, attr)->context;
+}
+EXPORT_SYMBOL(rdma_read_gid_hw_context);
+
+/* Fill @out from the entry in a table slot; cache_lock held by the caller. */
+static void ibdev_gid_entry_export(struct ib_device *device,
+				   const struct ibdev_gid_entry *entry,
+				   struct ib_uverbs_gid_entry *out)
+{
+	struct net_device *ndev;
+
+	lockdep_assert_held(&device->cache_lock);
+	memcpy(out->gid, &entry->attr.gid, sizeof(out->gid));
+	out->gid_index = entry->attr.index;
+	out->port_num = entry->attr.port_num;
+	out->gid_type = entry->attr.gid_type;
+	rcu_read_lock();
+	ndev = rcu_dereference(entry->attr.ndev);
+	out->netdev_ifindex = ndev ? ndev->ifindex : 0;
+	rcu_read_unlock();
+}
+
+/* Copy @port's valid entries to @out from @n on; -EINVAL when @max is hit. */
+static ssize_t ibdev_gid_table_export(struct ib_device *device, u32 port,
+				      struct ib_uverbs_gid_entry *out,
+				      ssize_t n, size_t max)
+{
+	struct ib_gid_table *table;
+	unsigned long flags;
+	u32 i;
+
+	read_lock_irqsave(&device->cache_lock, flags);
+	table = ibdev_gid_table(device, port);
+	for (i = 0; table && i < table->size; i++) {
+		if (!table->slot[i])
+			continue;
+		if (n >= (ssize_t)max) {
+			n = -EINVAL;
+			break;
+		}
+		ibdev_gid_entry_export(device, table->slot[i], &out[n++]);
+	}
+	read_unlock_irqrestore(&device->cache_lock, flags);
+	return n;
+}
+
+/**
+ * rdma_query_gid_table - copy the valid GID entries of every port
+ * @device: the device
+ * @entries: room for @max_entries entries
+ * @max_entries: how many fit
+ *
+ * Each valid entry gives its GID, index, port, type and the ifindex of its
+ * netdev (0 if none), port by port in slot order.
+ *
+ * Return: the number of entries copied, or -EINVAL if there are more than
+ * @max_entries.
+ */
+ssize_t rdma_query_gid_table(struct ib_device *device,
+			     struct ib_uverbs_gid_entry *entries,
+			     size_t max_entries)
+{
+	ssize_t n = 0;
+	u32 port;
+
+	rdma_for_each_port(device, port) {
+		n = ibdev_gid_table_export(device, port, entries, n,
+					   max_entries);
+		if (n < 0)
+			break;
+	}
+	return n;
+}
+EXPORT_SYMBOL(rdma_query_gid_table);
+
 /* Events after which the core's view of a port must be brought up to date. */
 static bool ibdev_event_is_port_change(enum ib_event_type type)
 {

@@ -75,6 +75,43 @@ static void ibdev_init_locks(struct ib_device *device)
 	xa_init(&device->compat_devs);
 }
 
+/*
+ * The legacy write() commands ib_uverbs offers every device; a driver adds
+ * the ones it implements beyond them (POST_SEND, POLL_CQ, ...) to
+ * uverbs_cmd_mask after allocating its device.
+ */
+#define IBDEV_UVERBS_CMDS						\
+	(BIT_ULL(IB_USER_VERBS_CMD_GET_CONTEXT) |			\
+	 BIT_ULL(IB_USER_VERBS_CMD_QUERY_DEVICE) |			\
+	 BIT_ULL(IB_USER_VERBS_CMD_QUERY_PORT) |			\
+	 BIT_ULL(IB_USER_VERBS_CMD_ALLOC_PD) |				\
+	 BIT_ULL(IB_USER_VERBS_CMD_DEALLOC_PD) |			\
+	 BIT_ULL(IB_USER_VERBS_CMD_CREATE_AH) |				\
+	 BIT_ULL(IB_USER_VERBS_CMD_DESTROY_AH) |			\
+	 BIT_ULL(IB_USER_VERBS_CMD_REG_MR) |				\
+	 BIT_ULL(IB_USER_VERBS_CMD_REREG_MR) |				\
+	 BIT_ULL(IB_USER_VERBS_CMD_DEREG_MR) |				\
+	 BIT_ULL(IB_USER_VERBS_CMD_ALLOC_MW) |				\
+	 BIT_ULL(IB_USER_VERBS_CMD_DEALLOC_MW) |			\
+	 BIT_ULL(IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL) |		\
+	 BIT_ULL(IB_USER_VERBS_CMD_CREATE_CQ) |				\
+	 BIT_ULL(IB_USER_VERBS_CMD_RESIZE_CQ) |				\
+	 BIT_ULL(IB_USER_VERBS_CMD_DESTROY_CQ) |			\
+	 BIT_ULL(IB_USER_VERBS_CMD_CREATE_QP) |				\
+	 BIT_ULL(IB_USER_VERBS_CMD_OPEN_QP) |				\
+	 BIT_ULL(IB_USER_VERBS_CMD_QUERY_QP) |				\
+	 BIT_ULL(IB_USER_VERBS_CMD_MODIFY_QP) |				\
+	 BIT_ULL(IB_USER_VERBS_CMD_DESTROY_QP) |			\
+	 BIT_ULL(IB_USER_VERBS_CMD_ATTACH_MCAST) |			\
+	 BIT_ULL(IB_USER_VERBS_CMD_DETACH_MCAST) |			\
+	 BIT_ULL(IB_USER_VERBS_CMD_CREATE_SRQ) |			\
+	 BIT_ULL(IB_USER_VERBS_CMD_CREATE_XSRQ) |			\
+	 BIT_ULL(IB_USER_VERBS_CMD_MODIFY_SRQ) |			\
+	 BIT_ULL(IB_USER_VERBS_CMD_QUERY_SRQ) |				\
+	 BIT_ULL(IB_USER_VERBS_CMD_DESTROY_SRQ) |			\
+	 BIT_ULL(IB_USER_VERBS_CMD_OPEN_XRCD) |				\
+	 BIT_ULL(IB_USER_VERBS_CMD_CLOSE_XRCD))
+
 /**
  * _ib_alloc_device - allocate a device and the driver's structure around it
  * @size: size of the driver's structure, which embeds struct ib_device at
@@ -82,7 +119,8 @@ static void ibdev_init_locks(struct ib_device *device)
  *
  * The device is zeroed, its locks, lists and reference counts are set up
  * and it has a struct device of the infiniband class that is not yet
- * added to sysfs.  Free it with ib_dealloc_device().
+ * added to sysfs; uverbs_cmd_mask holds the write() commands every device
+ * offers userspace.  Free it with ib_dealloc_device().
  *
  * Return: the device, or NULL when out of memory.
  */
@@ -106,6 +144,7 @@ struct ib_device *_ib_alloc_device(size_t size)
 	device->dev.groups = device->groups;
 	write_pnet(&device->coredev.rdma_net, &init_net);
 	device->coredev.owner = device;
+	device->uverbs_cmd_mask = IBDEV_UVERBS_CMDS;
 	if (ibdev_index_insert(device)) {
 		put_device(&device->dev);
 		return NULL;

@@ -115,6 +115,10 @@ void ibdev_cache_gid_del(const struct ib_gid_attr *attr);
 int ibdev_sysfs_add(struct ib_device *device);
 void ibdev_sysfs_del(struct ib_device *device);
 
+/* cgroup.c */
+void ibdev_cgroup_register(struct ib_device *device);
+void ibdev_cgroup_unregister(struct ib_device *device);
+
 /* client.c */
 void ibdev_client_add_all(struct ib_device *device);
 void ibdev_client_hide_barrier(struct ib_device *device);

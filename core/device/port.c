@@ -332,3 +332,21 @@ int ib_modify_port(struct ib_device *device, u32 port_num,
 	return -EOPNOTSUPP;
 }
 EXPORT_SYMBOL(ib_modify_port);
+
+/**
+ * ib_port_immutable_read() - the immutable attributes of a port
+ * @dev: the device, registered
+ * @port: the port
+ *
+ * Return: the port's immutable attributes (core capability flags, table
+ * lengths, MAD size), constant while the device is registered; NULL for a
+ * port the device does not have.
+ */
+const struct ib_port_immutable *
+ib_port_immutable_read(struct ib_device *dev, unsigned int port)
+{
+	if (!rdma_is_port_valid(dev, port) || !dev->port_data)
+		return NULL;
+	return &dev->port_data[port].immutable;
+}
+EXPORT_SYMBOL(ib_port_immutable_read);

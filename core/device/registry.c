@@ -102,7 +102,8 @@ static void ibdev_registry_undo(struct ib_device *device)
  *	device that uses virtual addresses (ib_uses_virt_dma())
  *
  * Queries every port's immutable attributes, sets up the port data, GID
- * tables and sysfs (/sys/class/infiniband/<name>), makes the device live,
+ * tables, the RDMA cgroup's accounting and sysfs
+ * (/sys/class/infiniband/<name>), makes the device live,
  * lets the driver finish with ops.enable_driver, then adds every
  * registered client.  A device is registered once; it is unregistered with
  * ib_unregister_device() or one of its variants.  If ops.dealloc_driver is
@@ -130,9 +131,10 @@ int ib_register_device(struct ib_device *device, const char *name,
 	ret = ibdev_cache_setup(device);
 	if (ret)
 		goto err_unsetup;
+	ibdev_cgroup_register(device);
 	ret = ibdev_sysfs_add(device);
 	if (ret)
-		goto err_cache;
+		goto err_cgroup;
 
 	/* The registration reference, and one for adding the clients. */
 	refcount_set(&device->refcount, 2);
@@ -148,7 +150,8 @@ int ib_register_device(struct ib_device *device, const char *name,
 	ib_device_put(device);
 	return 0;
 
-err_cache:
+err_cgroup:
+	ibdev_cgroup_unregister(device);
 	ibdev_cache_cleanup(device);
 err_unsetup:
 	ibdev_unsetup(device);
@@ -176,6 +179,7 @@ static bool ibdev_unregister_locked(struct ib_device *device)
 	ib_device_put(device);
 	wait_for_completion(&device->unreg_completion);
 	ibdev_sysfs_del(device);
+	ibdev_cgroup_unregister(device);
 	ibdev_cache_cleanup(device);
 	ibdev_port_netdevs_release(device);
 	ibdev_index_drop_name(device);

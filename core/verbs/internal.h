@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the files of core/verbs/ share: the source GID attribute of an
- * address vector, owned by ah.c and used by qp.c for QP paths.
+ * address vector, owned by ah.c and used by qp.c for QP paths; the
+ * allocation of QPs and the XRC target QPs of qp_user.c.
  *
  * Declarations only (see core/device/internal.h for why); non-static
  * functions are named after the file that owns them.
@@ -28,5 +29,20 @@ void ah_sgid_attr_unfill(struct rdma_ah_attr *attr,
  */
 const struct ib_gid_attr *ah_sgid_attr_swap(const struct rdma_ah_attr *attr,
 					    const struct ib_gid_attr *cur);
+
+/*
+ * qp_alloc() (qp.c) allocates a QP with what the core keeps of its
+ * creation attributes, for ib_create_qp_kernel() and ib_create_qp_user().
+ */
+struct ib_qp *qp_alloc(struct ib_device *dev, struct ib_pd *pd,
+		       const struct ib_qp_init_attr *attr);
+
+/*
+ * XRC target QPs (qp_xrc.c): qp_xrc_adopt() files a new one in its XRC
+ * domain and returns its creator's handle; qp_xrc_destroy_handle() is
+ * ib_destroy_qp_user() of a handle.
+ */
+struct ib_qp *qp_xrc_adopt(struct ib_qp *real, struct ib_qp_init_attr *attr);
+int qp_xrc_destroy_handle(struct ib_qp *handle);
 
 #endif

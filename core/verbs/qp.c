@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Kernel queue pairs: creation, modification, query and destruction.
+ * Kernel queue pairs: creation, modification, query and destruction (of
+ * user QPs too, which qp_user.c creates).
  *
  * Ownership: the core allocates a QP (the driver's size_ib_qp) and frees it
  * after the driver's destroy_qp.  A QP holds a usecnt reference on its PD,
- * its CQs and its SRQ for its whole life, and one GID attribute reference
- * for each of its primary and alternate paths.
+ * its CQs, its SRQ and its WQ table for its whole life
+ * (ib_qp_usecnt_inc()), and one GID attribute reference for each of its
+ * primary and alternate paths.
  *
  * Locking: the caller serialises create, modify and destroy of one QP, as
  * the verbs API requires; qp->port, qp->av_sgid_attr and
@@ -16,13 +18,14 @@
 #include "datapath/internal.h"
 #include "netdev/internal.h"
 #include "verbs/internal.h"
+#include "core/user_verbs.h"
 #include "core/restrack.h"
 
 /*
- * The use counts a QP holds: on its PD, its CQs and its SRQ (those it
- * has).  Fills @cnt and returns how many.
+ * The use counts a QP holds: on its PD, its CQs, its SRQ and its receive
+ * WQ table (those it has).  Fills @cnt and returns how many.
  */
-static int qp_ref_targets(struct ib_qp *qp, atomic_t *cnt[4])
+static int qp_ref_targets(struct ib_qp *qp, atomic_t *cnt[5])
 {
 	int n = 0;
 
@@ -34,25 +37,47 @@ static int qp_ref_targets(struct ib_qp *qp, atomic_t *cnt[4])
 		cnt[n++] = &qp->recv_cq->usecnt;
 	if (qp->srq)
 		cnt[n++] = &qp->srq->usecnt;
+	if (qp->rwq_ind_tbl)
+		cnt[n++] = &qp->rwq_ind_tbl->usecnt;
 	return n;
 }
 
-static void qp_take_refs(struct ib_qp *qp)
+/**
+ * ib_qp_usecnt_inc() - count a QP as a user of the objects it was made with
+ * @qp: the QP, created by ib_create_qp_user()
+ *
+ * Increments the use counts of its PD, CQs, SRQ and receive WQ table
+ * (those it has), so that they cannot be destroyed while the QP lives.
+ * ib_create_qp_kernel() does it itself; ib_destroy_qp_user() undoes it.
+ */
+void ib_qp_usecnt_inc(struct ib_qp *qp)
 {
-	atomic_t *cnt[4];
+	atomic_t *cnt[5];
 	int n = qp_ref_targets(qp, cnt);
 
 	while (n--)
 		atomic_inc(cnt[n]);
 }
+EXPORT_SYMBOL(ib_qp_usecnt_inc);
 
-static void qp_drop_refs(struct ib_qp *qp)
+/**
+ * ib_qp_usecnt_dec() - undo ib_qp_usecnt_inc()
+ * @qp: the QP
+ */
+void ib_qp_usecnt_dec(struct ib_qp *qp)
 {
-	atomic_t *cnt[4];
+	atomic_t *cnt[5];
 	int n = qp_ref_targets(qp, cnt);
 
 	while (n--)
 		atomic_dec(cnt[n]);
+}
+EXPORT_SYMBOL(ib_qp_usecnt_dec);
+
+/* What a destroyed QP gives back: its use counts and its path GIDs. */
+static void qp_drop_refs(struct ib_qp *qp)
+{
+	ib_qp_usecnt_dec(qp);
 	if (qp->av_sgid_attr)
 		rdma_put_gid_attr(qp->av_sgid_attr);
 	if (qp->alt_path_sgid_attr)
@@ -77,9 +102,18 @@ static int qp_check_init_attr(struct ib_device *dev,
 	return 0;
 }
 
-static struct ib_qp *qp_alloc(struct ib_pd *pd, struct ib_qp_init_attr *attr)
+/**
+ * qp_alloc() - allocate a QP for the driver to create
+ * @dev: the device
+ * @pd: its PD (NULL for XRC target QPs)
+ * @attr: its creation attributes
+ *
+ * Return: the QP, not yet known to the driver, with what the core keeps
+ * filled in from @attr; NULL when out of memory.
+ */
+struct ib_qp *qp_alloc(struct ib_device *dev, struct ib_pd *pd,
+		       const struct ib_qp_init_attr *attr)
 {
-	struct ib_device *dev = pd->device;
 	struct ib_qp *qp;
 
 	qp = rdma_zalloc_drv_obj_numa(dev, ib_qp);
@@ -91,6 +125,9 @@ static struct ib_qp *qp_alloc(struct ib_pd *pd, struct ib_qp_init_attr *attr)
 	qp->real_qp = qp;
 	qp->qp_type = attr->qp_type;
 	qp->srq = attr->srq;
+	qp->rwq_ind_tbl = attr->rwq_ind_tbl;
+	qp->send_cq = attr->send_cq;
+	qp->recv_cq = attr->recv_cq;
 	qp->event_handler = attr->event_handler;
 	qp->qp_context = attr->qp_context;
 	qp->port = attr->port_num;
@@ -132,7 +169,7 @@ struct ib_qp *ib_create_qp_kernel(struct ib_pd *pd,
 	if (qp_init_attr->cap.max_rdma_ctxs)
 		rw_qp_reserve_caps(dev, qp_init_attr);
 
-	qp = qp_alloc(pd, qp_init_attr);
+	qp = qp_alloc(dev, pd, qp_init_attr);
 	if (!qp)
 		return ERR_PTR(-ENOMEM);
 
@@ -146,7 +183,7 @@ struct ib_qp *ib_create_qp_kernel(struct ib_pd *pd,
 	/* The driver must not replace the CQs the caller chose */
 	qp->send_cq = qp_init_attr->send_cq;
 	qp->recv_cq = qp_init_attr->recv_cq;
-	qp_take_refs(qp);
+	ib_qp_usecnt_inc(qp);
 
 	qp->max_write_sge = qp_init_attr->cap.max_send_sge;
 	qp->max_read_sge = min_t(u32, qp_init_attr->cap.max_send_sge,
@@ -343,6 +380,9 @@ EXPORT_SYMBOL(ib_query_qp);
  * @qp: the QP
  * @udata: the user's response buffer, NULL for kernel QPs
  *
+ * Destroying a handle on an XRC target QP closes it, and destroys the QP
+ * itself with its last handle.
+ *
  * Return: 0, -EBUSY while the QP is in use (shared with other users or
  * attached to multicast groups), or the driver's error, in which case the
  * QP still exists.
@@ -353,6 +393,8 @@ int ib_destroy_qp_user(struct ib_qp *qp, struct ib_udata *udata)
 
 	if (atomic_read(&qp->usecnt))
 		return -EBUSY;
+	if (qp->real_qp != qp)
+		return qp_xrc_destroy_handle(qp);
 
 	if (!qp->uobject)
 		rw_qp_destroy_pools(qp);

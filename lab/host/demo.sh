@@ -3,8 +3,8 @@
 # boots that kernel in a QEMU VM (lab/host/vm.sh, plan lab/guest/plans/demo.sh):
 # Debian's own rdma_rxe on our RDMA core, two soft RoCE devices on the ends
 # of a veth pair, what iproute2 shows of them, their RoCE GIDs following
-# the addresses, port events following the link, and verified traffic from
-# our ULP with its figures.
+# the addresses, port events following the link, verified traffic from
+# our ULP with its figures, and ibv_devinfo and a pingpong of rdma-core.
 #
 #   lab/host/demo.sh [--out DIR]
 #

@@ -3,11 +3,14 @@
 # modules and scenarios (lab/guest/plans/suite.sh); report every result.
 #
 #   lab/host/suite.sh --kernel test|stock [--build DIR] [--out DIR]
-#                     [--timeout SEC] [--prefix P] [--modload]
+#                     [--timeout SEC] [--prefix P] [--data DIR] [--modload]
 #                     [--kunit MODULE...] [--scenario NAME...]
 #
 #   --build DIR    our modules for that kernel (default build/<its release>)
 #   --out DIR      keep the VM run there (console.log, share/out/...)
+#   --data DIR     its files go to /lab/data in the guest; the plan reads
+#                  variables for the scenarios from its file "env"
+#                  (make fuzz)
 #   --prefix P     put P before scenario and module-load result names
 #                  (make check: "test/" or "stock/"); KUnit results are
 #                  always kunit/<suite>/<case>[/<param>]
@@ -19,7 +22,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-kernel='' build='' out='' timeout=2400 prefix='' plan_args=() mode='' kunit=0
+kernel='' build='' out='' timeout=2400 prefix='' plan_args=() mode='' kunit=0 data=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) kernel=$2; shift 2 ;;
@@ -27,10 +30,11 @@ while [ $# -gt 0 ]; do
 	--out) out=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
 	--prefix) prefix=$2; shift 2 ;;
+	--data) data=(--data "$2"); shift 2 ;;
 	--modload) plan_args+=(--modload); shift ;;
 	--kunit) plan_args+=(--kunit); mode=kunit; kunit=1; shift ;;
 	--scenario) plan_args+=(--scenario); mode=scenario; shift ;;
-	-h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) die "unknown option $1" ;;
 	*)
 		[ -n "$mode" ] || die "$1: a module or scenario name needs --kunit or --scenario before it"
@@ -55,7 +59,7 @@ out=${out:-$(mktemp -d "${TMPDIR:-/tmp}/suite.XXXXXX")}
 
 vrc=0
 "$HOST_DIR/vm.sh" --kernel "$kernel" --modules "$build" --out "$out" --timeout "$timeout" \
-	--quiet "$GUEST_DIR/plans/suite.sh" "${plan_args[@]}" || vrc=$?
+	"${data[@]}" --quiet "$GUEST_DIR/plans/suite.sh" "${plan_args[@]}" || vrc=$?
 
 o="$out/share/out"
 rc=0

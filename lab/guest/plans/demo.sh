@@ -2,8 +2,9 @@
 # Guest plan of lab/host/demo.sh, the main job: the distribution's own soft
 # RoCE driver, rdma_rxe, on our RDMA core, over the two ends of a veth pair.
 # What iproute2 shows of the devices, their RoCE GIDs following the
-# addresses, port events following the link, and traffic from our ULP with
-# its figures.  Exits non-zero when a step fails.
+# addresses, port events following the link, traffic from our ULP with
+# its figures, and rdma-core's ibv_devinfo and a pingpong through our
+# ib_uverbs.  Exits non-zero when a step fails.
 . /lab/guest-lib.sh
 IB=/sys/class/infiniband
 rc=0
@@ -84,6 +85,24 @@ else
 fi
 show rdma res
 show rdma statistic show link rxe0/1
+
+section "Userspace: rdma-core through our ib_uverbs"
+show ibv_devices
+show ibv_devinfo -d rxe0
+g0=$(lab_gid_of rxe0 10.11.0.1)
+g1=$(lab_gid_of rxe1 10.11.0.2)
+timeout 120 ibv_rc_pingpong -d rxe1 -g "$g1" -n 100 -c >/tmp/demo-pp.out 2>&1 &
+pp=$!
+lab_wait_for 30 sh -c 'ss -ltn | grep -q ":18515 "'
+printf '$ %s\n' "ibv_rc_pingpong -d rxe0 -g $g0 -n 100 -c 10.11.0.2"
+timeout 120 ibv_rc_pingpong -d rxe0 -g "$g0" -n 100 -c 10.11.0.2 >/tmp/demo-pc.out 2>&1
+pc=$?
+wait $pp
+ps=$?
+sed 's/^/  /' /tmp/demo-pc.out
+echo "  (the server on rxe1:)"
+sed 's/^/    /' /tmp/demo-pp.out
+[ $pc -eq 0 ] && [ $ps -eq 0 ] || failed "ibv_rc_pingpong (client $pc, server $ps)"
 
 section "Taking it down"
 show rdma link delete rxe1

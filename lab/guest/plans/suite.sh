@@ -13,6 +13,13 @@
 #               module loaded
 # Then kmemleak looks for leaks (twice, with a pause).
 . /lab/guest-lib.sh
+# Variables for the scenarios (make fuzz: UVERBS_FUZZ_CALLS...,
+# LAB_SCENARIO_TIMEOUT), from the host's --data directory.
+if [ -f /lab/data/env ]; then
+	set -a
+	. /lab/data/env
+	set +a
+fi
 rc=0
 modload=0 kunit='' scenarios='' mode=''
 for a in "$@"; do

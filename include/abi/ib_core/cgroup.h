@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ABI profile of ib_core's drivers/infiniband/core/cgroup.c in the target:
+ * the type definitions that file sees (it includes the core's private
+ * header only).  Included first by each of our files that exports symbols
+ * the target exports from there (Documentation/abi.rst).
+ */
+#ifndef OOT_ABI_IB_CORE_CGROUP_H
+#define OOT_ABI_IB_CORE_CGROUP_H
+
+#include <linux/list.h>
+#include <linux/spinlock.h>
+#include <linux/cgroup_rdma.h>
+#include <net/net_namespace.h>
+#include <net/netns/generic.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/opa_addr.h>
+#include <rdma/ib_mad.h>
+#include <rdma/ib_smi.h>
+#include <rdma/opa_smi.h>
+#include <rdma/restrack.h>
+#include <linux/mutex.h>
+#include <linux/completion.h>
+#include <linux/workqueue.h>
+#include "abi/ib_core/types.h"
+
+#endif
