@@ -95,6 +95,28 @@ static void nlt_register_doit(struct kunit *test)
 }
 
 /*
+ * A refused request is answered with its error even without NLM_F_ACK;
+ * a successful one without NLM_F_ACK gets no answer.
+ */
+static void nlt_error_without_ack(struct kunit *test)
+{
+	struct nlk *k = test->priv;
+
+	rdma_nl_register(RDMA_NL_LS, nlt_ls_table);
+	nlk_new_raw(k, RDMA_NL_GET_TYPE(RDMA_NL_LS, RDMA_NL_LS_NUM_OPS),
+		    NLM_F_REQUEST);
+	KUNIT_EXPECT_EQ(test, nlk_doit(k), -EINVAL);
+	nlk_new_raw(k, RDMA_NL_GET_TYPE(RDMA_NL_LS, RDMA_NL_LS_OP_IP_RESOLVE),
+		    NLM_F_REQUEST);
+	KUNIT_EXPECT_EQ(test, nlk_doit(k), -ENOSPC);
+	nlk_new_raw(k, RDMA_NL_GET_TYPE(RDMA_NL_LS, RDMA_NL_LS_OP_RESOLVE),
+		    NLM_F_REQUEST);
+	KUNIT_EXPECT_EQ(test, nlk_doit(k), -ETIME);
+	KUNIT_EXPECT_EQ(test, atomic_read(&nlt_doits), 2);
+	rdma_nl_unregister(RDMA_NL_LS);
+}
+
+/*
  * The local service's messages reach it without NLM_F_REQUEST and never
  * as dumps; an unregistered table is not called.
  */
@@ -361,6 +383,7 @@ static void nlt_multicast(struct kunit *test)
 
 static struct kunit_case nlt_cases[] = {
 	KUNIT_CASE(nlt_register_doit),
+	KUNIT_CASE(nlt_error_without_ack),
 	KUNIT_CASE(nlt_ls_replies),
 	KUNIT_CASE(nlt_iwcm_dumps),
 	KUNIT_CASE(nlt_admin_perm),

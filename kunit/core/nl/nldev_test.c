@@ -8,6 +8,8 @@
  * of tdev's ndevs parameter.
  */
 #include <kunit/test.h>
+#include <linux/file.h>
+#include <linux/fdtable.h>
 #include <linux/cred.h>
 #include <linux/etherdevice.h>
 #include <linux/fs.h>
@@ -248,6 +250,45 @@ static void nd_set_other(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, nla_put_u32(k->req, RDMA_NLDEV_NET_NS_FD, 1 << 30),
 			0);
 	KUNIT_EXPECT_EQ(test, nlk_doit(k), -EBADF);
+}
+
+/* A descriptor of the current network namespace, in this task's table. */
+static int nd_netns_fd(struct kunit *test)
+{
+	struct file *f = filp_open("/proc/self/ns/net", O_RDONLY, 0);
+	int fd;
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(f));
+	fd = get_unused_fd_flags(O_CLOEXEC);
+	if (fd < 0)
+		fput(f);
+	KUNIT_ASSERT_GE(test, fd, 0);
+	fd_install(fd, f);
+	return fd;
+}
+
+/*
+ * SET of a namespace by a valid descriptor: refused with -EOPNOTSUPP
+ * (devices do not move between namespaces); without CAP_NET_ADMIN the
+ * command itself is refused (-EPERM), before the namespace is looked at.
+ */
+static void nd_set_netns(struct kunit *test)
+{
+	struct nlk *k = test->priv;
+	struct tdev *td = nd_dev(test, "ktnl%d", 1);
+	int fd = nd_netns_fd(test);
+	const struct cred *old;
+
+	nlk_new_dev(k, RDMA_NLDEV_CMD_SET, nd_index(td));
+	KUNIT_ASSERT_EQ(test, nla_put_u32(k->req, RDMA_NLDEV_NET_NS_FD, fd), 0);
+	KUNIT_EXPECT_EQ(test, nlk_doit(k), -EOPNOTSUPP);
+	old = nlk_drop_cap(CAP_NET_ADMIN);
+	KUNIT_ASSERT_NOT_NULL(test, old);
+	nlk_new_dev(k, RDMA_NLDEV_CMD_SET, nd_index(td));
+	KUNIT_EXPECT_EQ(test, nla_put_u32(k->req, RDMA_NLDEV_NET_NS_FD, fd), 0);
+	KUNIT_EXPECT_EQ(test, nlk_doit(k), -EPERM);
+	nlk_restore_cap(old);
+	close_fd(fd);
 }
 
 static void nd_expect_port(struct kunit *test, struct nlattr **tb, u32 port)
@@ -636,6 +677,7 @@ static struct kunit_case nd_dev_cases[] = {
 	KUNIT_CASE(nd_rename),
 	KUNIT_CASE(nd_rename_bad),
 	KUNIT_CASE(nd_set_other),
+	KUNIT_CASE(nd_set_netns),
 	KUNIT_CASE(nd_port_doit),
 	KUNIT_CASE(nd_port_dump),
 	KUNIT_CASE(nd_roce),
