@@ -31,13 +31,17 @@ import results  # noqa: E402  (lab/host/results.py: KTAP and kernel reports)
 # The suite modules that test each part of core/: the longest prefix of the
 # mutated file's path wins; an entry's own "suites" line overrides it.
 # core/main.c brings up everything, so all of them.  kunit/ mirrors core/,
-# so this is one line per folder.
+# so this is one line per folder, but for two files tested from elsewhere.
 _ALL = ['rdma_kunit_device', 'rdma_kunit_verbs', 'rdma_kunit_datapath',
         'rdma_kunit_nl']
 SUITES = [
     ('core/device/', ['rdma_kunit_device']),
     ('core/netdev/', ['rdma_kunit_device']),
+    # RoCE MACs are resolved for user AHs and QPs: the verbs suites see it.
+    ('core/netdev/neigh.c', ['rdma_kunit_device', 'rdma_kunit_verbs']),
     ('core/verbs/', ['rdma_kunit_verbs']),
+    # The block iterator's suite walks umems: it lives in rdma_kunit_uverbs.
+    ('core/verbs/block_iter.c', ['rdma_kunit_verbs', 'rdma_kunit_uverbs']),
     ('core/datapath/', ['rdma_kunit_datapath']),
     ('core/nl/', ['rdma_kunit_nl']),
     ('core/restrack/', ['rdma_kunit_nl']),

@@ -96,6 +96,10 @@ run_mutant() {
 	else
 		echo "FAIL load rdma_kunit_tdev" >>"$d/steps"
 	fi
+	# rdma_kunit_uverbs pulled ib_uverbs in.
+	if [ -d /sys/module/ib_uverbs ]; then
+		rmmod ib_uverbs || echo "FAIL unload ib_uverbs" >>"$d/steps"
+	fi
 	rmmod ib_core || echo "FAIL unload ib_core" >>"$d/steps"
 }
 
