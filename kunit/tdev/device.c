@@ -17,8 +17,8 @@
  * held while calling into the core.  Failure bits and counters are atomic.
  */
 #include <linux/module.h>
-#include <linux/module.h>
 #include <linux/netdevice.h>
+#include <linux/slab.h>
 #include <rdma/ib_mad.h>
 #include <rdma/ib_verbs.h>
 #include "tdev_priv.h"
@@ -27,6 +27,14 @@
 static atomic64_t tdev_guid_seq = ATOMIC64_INIT(0);
 /* PD numbers. */
 static atomic_t tdev_pdn_seq = ATOMIC_INIT(0);
+/* XRC domain numbers. */
+static atomic_t tdev_xrcdn_seq = ATOMIC_INIT(0);
+
+/* An XRC domain of a tdev (params.xrc). */
+struct tdev_xrcd {
+	struct ib_xrcd ibxrcd;
+	u32 xrcdn;
+};
 
 static bool tdev_failing(struct ib_device *ibdev, enum tdev_fail_op op)
 {
@@ -86,6 +94,11 @@ static int tdev_query_device(struct ib_device *ibdev,
 	attr->max_srq_sge = TV_MAX_SGE;
 	attr->max_fast_reg_page_list_len = TV_MAX_PAGES;
 	attr->max_pkeys = td->params.pkey_tbl_len;
+	if (td->params.mcast) {
+		attr->max_mcast_grp = 256;
+		attr->max_mcast_qp_attach = TDEV_MAX_MCAST;
+		attr->max_total_mcast_qp_attach = 256 * TDEV_MAX_MCAST;
+	}
 	return 0;
 }
 
@@ -242,6 +255,48 @@ static int tdev_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 	return 0;
 }
 
+static int tdev_alloc_xrcd(struct ib_xrcd *ibxrcd, struct ib_udata *udata)
+{
+	struct tdev_xrcd *xrcd = container_of(ibxrcd, struct tdev_xrcd, ibxrcd);
+
+	if (tdev_failing(ibxrcd->device, TDEV_FAIL_ALLOC_XRCD))
+		return -EIO;
+	xrcd->xrcdn = atomic_inc_return(&tdev_xrcdn_seq);
+	atomic_inc(&to_tdev(ibxrcd->device)->nxrcds);
+	return 0;
+}
+
+static int tdev_dealloc_xrcd(struct ib_xrcd *ibxrcd, struct ib_udata *udata)
+{
+	if (tdev_failing(ibxrcd->device, TDEV_FAIL_DEALLOC_XRCD))
+		return -EIO;
+	atomic_dec(&to_tdev(ibxrcd->device)->nxrcds);
+	return 0;
+}
+
+/* The "hardware" takes a GID into its table: the context says where. */
+static int tdev_add_gid(const struct ib_gid_attr *attr, void **context)
+{
+	struct tdev_gid_ctx *ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+
+	if (!ctx)
+		return -ENOMEM;
+	ctx->port = attr->port_num;
+	ctx->index = attr->index;
+	ctx->gid = attr->gid;
+	*context = ctx;
+	atomic_inc(&to_tdev(attr->device)->ngid_ctxs);
+	return 0;
+}
+
+static int tdev_del_gid(const struct ib_gid_attr *attr, void **context)
+{
+	kfree(*context);
+	*context = NULL;
+	atomic_dec(&to_tdev(attr->device)->ngid_ctxs);
+	return 0;
+}
+
 static const struct ib_device_ops tdev_ops = {
 	.owner = THIS_MODULE,
 	.driver_id = RDMA_DRIVER_UNKNOWN,
@@ -260,6 +315,17 @@ static const struct ib_device_ops tdev_ops = {
 
 static const struct ib_device_ops tdev_gid_ops = {
 	.query_gid = tdev_query_gid,
+};
+
+static const struct ib_device_ops tdev_xrcd_ops = {
+	.alloc_xrcd = tdev_alloc_xrcd,
+	.dealloc_xrcd = tdev_dealloc_xrcd,
+	INIT_RDMA_OBJ_SIZE(ib_xrcd, tdev_xrcd, ibxrcd),
+};
+
+static const struct ib_device_ops tdev_gid_ctx_ops = {
+	.add_gid = tdev_add_gid,
+	.del_gid = tdev_del_gid,
 };
 
 /* Calls of ops.dealloc_driver, so suites can see the core made them. */
@@ -343,6 +409,14 @@ static void tdev_set_ops(struct tdev *td)
 		ib_set_device_ops(ibdev, &tdev_integrity_ops);
 	if (p->driver_gids)
 		ib_set_device_ops(ibdev, &tdev_gid_ops);
+	if (p->gid_ctx)
+		ib_set_device_ops(ibdev, &tdev_gid_ctx_ops);
+	if (p->xrc)
+		ib_set_device_ops(ibdev, &tdev_xrcd_ops);
+	if (p->mcast)
+		ib_set_device_ops(ibdev, &tdev_mcast_ops);
+	if (p->wq)
+		ib_set_device_ops(ibdev, &tdev_wq_ops);
 	if (p->dealloc_driver)
 		ib_set_device_ops(ibdev, &tdev_dealloc_ops);
 	ibdev->ops.driver_id = p->driver_id;
@@ -358,6 +432,10 @@ static void tdev_init_fields(struct tdev *td)
 	atomic_set(&td->ncqs, 0);
 	atomic_set(&td->drain_sq_calls, 0);
 	atomic_set(&td->drain_rq_calls, 0);
+	atomic_set(&td->nxrcds, 0);
+	atomic_set(&td->nwqs, 0);
+	atomic_set(&td->advise_calls, 0);
+	atomic_set(&td->ngid_ctxs, 0);
 	td->ibdev.node_type = RDMA_NODE_IB_CA;
 	td->ibdev.phys_port_cnt = p->ports;
 	td->ibdev.num_comp_vectors = p->vectors;

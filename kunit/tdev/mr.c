@@ -377,16 +377,47 @@ static int tv_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg,
 	return ib_sg_to_pages(ibmr, sg, sg_nents, sg_offset, tv_set_page);
 }
 
+/*
+ * Advice on MRs: the "hardware" prefetches each range, which a key of the
+ * PD must grant; an advice it does not know it refuses.
+ */
+static int tv_advise_mr(struct ib_pd *pd,
+			enum ib_uverbs_advise_mr_advice advice, u32 flags,
+			struct ib_sge *sg_list, u32 num_sge,
+			struct uverbs_attr_bundle *attrs)
+{
+	int access = advice == IB_UVERBS_ADVISE_MR_ADVICE_PREFETCH_WRITE ?
+		     IB_ACCESS_LOCAL_WRITE : 0;
+	u32 i, chunk;
+	bool ok = true;
+
+	atomic_inc(&to_tdev(pd->device)->advise_calls);
+	if (advice != IB_UVERBS_ADVISE_MR_ADVICE_PREFETCH &&
+	    advice != IB_UVERBS_ADVISE_MR_ADVICE_PREFETCH_WRITE &&
+	    advice != IB_UVERBS_ADVISE_MR_ADVICE_PREFETCH_NO_FAULT)
+		return -EOPNOTSUPP;
+	rcu_read_lock();
+	for (i = 0; ok && i < num_sge; i++)
+		ok = tv_mem_va(pd, sg_list[i].lkey, sg_list[i].addr,
+			       sg_list[i].length, access, &chunk);
+	rcu_read_unlock();
+	return ok ? 0 : -ENOENT;
+}
+
 const struct ib_device_ops tdev_mr_ops = {
 	.alloc_mr = tv_alloc_mr,
 	.dereg_mr = tv_dereg_mr,
 	.map_mr_sg = tv_map_mr_sg,
 };
 
-/* Two of the operations a kernel verbs provider must have. */
+/*
+ * Two of the operations a kernel verbs provider must have, and advice on
+ * its MRs.
+ */
 const struct ib_device_ops tdev_kverbs_mr_ops = {
 	.get_dma_mr = tv_get_dma_mr,
 	.reg_user_mr = tv_reg_user_mr,
+	.advise_mr = tv_advise_mr,
 };
 
 /* ---- integrity MRs (params.integrity) ---- */

@@ -357,17 +357,51 @@ static int tv_check_caps(const struct ib_qp_init_attr *init)
 	return 0;
 }
 
+static int tv_qp_number(struct tv_qp *qp)
+{
+	u32 qpn;
+	int ret;
+
+	ret = xa_alloc_irq(&tv_qps, &qpn, qp, XA_LIMIT(2, 0xffffff),
+			   GFP_KERNEL);
+	if (!ret)
+		qp->ibqp.qp_num = qpn;
+	return ret;
+}
+
+/*
+ * An XRC target QP (params.xrc): no send queue, no CQs; what it receives
+ * lands on the XRC SRQ a message names.  The hardware takes the XRC
+ * domain's number from @init.
+ */
+static int tv_create_xrc_tgt(struct tv_qp *qp, struct ib_qp_init_attr *init)
+{
+	struct tdev *td = qp->td;
+
+	if (!td->params.xrc)
+		return -EOPNOTSUPP;
+	if (!init->xrcd || init->create_flags)
+		return -EINVAL;
+	spin_lock_init(&qp->lock);
+	qp->state = IB_QPS_RESET;
+	memset(&init->cap, 0, sizeof(init->cap));
+	tv_sched_init(&qp->sched, td, 0, tv_qp_run);
+	return tv_qp_number(qp);
+}
+
 static int tv_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 			struct ib_udata *udata)
 {
 	struct tv_qp *qp = to_tqp(ibqp);
 	struct tdev *td = to_tdev(ibqp->device);
 	struct ib_qp_cap *cap = &init->cap;
-	u32 qpn;
 	int ret;
 
 	if (udata)
 		return -EOPNOTSUPP;
+	qp->td = td;
+	if (init->qp_type == IB_QPT_XRC_TGT)
+		return tv_create_xrc_tgt(qp, init);
 	ret = tv_check_caps(init);
 	if (ret)
 		return ret;
@@ -375,7 +409,6 @@ static int tv_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	    !td->params.integrity)
 		return -EOPNOTSUPP;
 
-	qp->td = td;
 	spin_lock_init(&qp->lock);
 	qp->state = IB_QPS_RESET;
 	qp->sig_all = init->sq_sig_type == IB_SIGNAL_ALL_WR;
@@ -392,11 +425,9 @@ static int tv_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 			goto err_sq;
 	}
 	tv_sched_init(&qp->sched, td, init->send_cq->comp_vector, tv_qp_run);
-	ret = xa_alloc_irq(&tv_qps, &qpn, qp, XA_LIMIT(2, 0xffffff),
-			   GFP_KERNEL);
+	ret = tv_qp_number(qp);
 	if (ret)
 		goto err_rq;
-	ibqp->qp_num = qpn;
 	return 0;
 
 err_rq:
@@ -413,9 +444,14 @@ static void tv_qp_wait_idle(struct tv_qp *qp)
 		usleep_range(20, 100);
 }
 
-/* After Reset or before destruction: nothing of @qp left in its CQs. */
+/*
+ * After Reset or before destruction: nothing of @qp left in its CQs (an
+ * XRC target QP has none).
+ */
 static void tv_qp_purge(struct tv_qp *qp)
 {
+	if (!qp->ibqp.send_cq)
+		return;
 	tv_cq_quiesce(qp->ibqp.send_cq);
 	tv_cq_quiesce(qp->ibqp.recv_cq);
 	tv_cq_purge(qp->ibqp.send_cq, &qp->ibqp);
@@ -928,6 +964,76 @@ const struct ib_device_ops tdev_qp_ops = {
 
 	INIT_RDMA_OBJ_SIZE(ib_qp, tv_qp, ibqp),
 	INIT_RDMA_OBJ_SIZE(ib_srq, tv_srq, ibsrq),
+};
+
+/* ---- multicast groups (params.mcast) ---- */
+
+/* The slot of @gid among the groups of @qp, or -1; under qp->lock. */
+static int tv_mcast_find(struct tv_qp *qp, const union ib_gid *gid)
+{
+	u32 i;
+
+	lockdep_assert_held(&qp->lock);
+	for (i = 0; i < qp->nmcast; i++)
+		if (!memcmp(&qp->mcast[i], gid, sizeof(*gid)))
+			return i;
+	return -1;
+}
+
+/* Like hardware: a group is joined once, and a QP joins only so many. */
+static int tv_attach_mcast(struct ib_qp *ibqp, union ib_gid *gid, u16 lid)
+{
+	struct tv_qp *qp = to_tqp(ibqp);
+	unsigned long flags;
+	int ret = 0;
+
+	spin_lock_irqsave(&qp->lock, flags);
+	if (tv_mcast_find(qp, gid) >= 0)
+		ret = -EEXIST;
+	else if (qp->nmcast == TDEV_MAX_MCAST)
+		ret = -ENOMEM;
+	else
+		qp->mcast[qp->nmcast++] = *gid;
+	spin_unlock_irqrestore(&qp->lock, flags);
+	return ret;
+}
+
+static int tv_detach_mcast(struct ib_qp *ibqp, union ib_gid *gid, u16 lid)
+{
+	struct tv_qp *qp = to_tqp(ibqp);
+	unsigned long flags;
+	int i;
+
+	spin_lock_irqsave(&qp->lock, flags);
+	i = tv_mcast_find(qp, gid);
+	if (i >= 0)
+		qp->mcast[i] = qp->mcast[--qp->nmcast];
+	spin_unlock_irqrestore(&qp->lock, flags);
+	return i >= 0 ? 0 : -EINVAL;
+}
+
+/**
+ * tdev_qp_mcast_groups - how many multicast groups a QP joined
+ * @ibqp: a QP of a tdev
+ *
+ * Return: the groups the "hardware" has the QP in.
+ */
+int tdev_qp_mcast_groups(struct ib_qp *ibqp)
+{
+	struct tv_qp *qp = to_tqp(ibqp);
+	unsigned long flags;
+	int n;
+
+	spin_lock_irqsave(&qp->lock, flags);
+	n = qp->nmcast;
+	spin_unlock_irqrestore(&qp->lock, flags);
+	return n;
+}
+EXPORT_SYMBOL_GPL(tdev_qp_mcast_groups);
+
+const struct ib_device_ops tdev_mcast_ops = {
+	.attach_mcast = tv_attach_mcast,
+	.detach_mcast = tv_detach_mcast,
 };
 
 /* ---- the driver's own drain (params.driver_drain) ---- */

@@ -33,6 +33,8 @@
 #define TDEV_LOCAL_DMA_LKEY	0x5a5a0001u
 /* Pages of data (and of metadata) one integrity MR registration takes. */
 #define TDEV_PI_PAGES		16
+/* Multicast groups one QP of a params.mcast device can join. */
+#define TDEV_MAX_MCAST		4
 
 /* Operations that can be made to fail with tdev_fail(); they return -EIO. */
 enum tdev_fail_op {
@@ -45,6 +47,9 @@ enum tdev_fail_op {
 	TDEV_FAIL_MODIFY_PORT,
 	TDEV_FAIL_ALLOC_PD,
 	TDEV_FAIL_DEALLOC_PD,
+	TDEV_FAIL_ALLOC_XRCD,
+	TDEV_FAIL_DEALLOC_XRCD,
+	TDEV_FAIL_DESTROY_WQ,
 	TDEV_FAIL_MAX
 };
 
@@ -97,11 +102,18 @@ enum tdev_exec {
  *	double reads and writes memory by DMA address.  Else virtual DMA
  *	(no dma_device, kernel virtual addresses).
  * @no_kverbs: leave out get_dma_mr and reg_user_mr, two of the operations
- *	a kernel verbs provider must have: not a kverbs provider
+ *	a kernel verbs provider must have: not a kverbs provider (and
+ *	advise_mr with them)
  * @driver_drain: the driver drains QPs itself (ops.drain_sq, drain_rq)
  * @integrity: integrity MRs with T10-DIF signature offload
  *	(IBK_INTEGRITY_HANDOVER, alloc_mr_integrity, map_mr_sg_pi,
  *	check_mr_status)
+ * @xrc: XRC domains (alloc_xrcd, dealloc_xrcd) and XRC target QPs
+ * @mcast: multicast (attach_mcast, detach_mcast): a UD QP joins at most
+ *	TDEV_MAX_MCAST groups, each once
+ * @wq: receive work queues (create_wq, destroy_wq)
+ * @gid_ctx: the driver is told of the GIDs the core puts in its tables
+ *	(add_gid, del_gid) and keeps a context of its own for each
  */
 struct tdev_params {
 	const char *name;
@@ -122,6 +134,10 @@ struct tdev_params {
 	bool no_kverbs;
 	bool driver_drain;
 	bool integrity;
+	bool xrc;
+	bool mcast;
+	bool wq;
+	bool gid_ctx;
 };
 
 /**
@@ -151,6 +167,10 @@ struct tv_engine;
  * @ncqs: CQs allocated and not freed (at most attrs.max_cq); atomic
  * @drain_sq_calls: calls of ops.drain_sq (params.driver_drain); atomic
  * @drain_rq_calls: calls of ops.drain_rq; atomic
+ * @nxrcds: XRC domains allocated and not freed (params.xrc); atomic
+ * @nwqs: WQs created and not destroyed (params.wq); atomic
+ * @advise_calls: calls of ops.advise_mr; atomic
+ * @ngid_ctxs: GID contexts the driver holds (params.gid_ctx); atomic
  * @ndev: the netdev the double's ports are attached to (params.ndev or
  *	@own_ndev), the one packets arrive on; constant after tdev_create()
  * @own_ndev: the netdev of a params.roce device that brought none, which
@@ -170,6 +190,10 @@ struct tdev {
 	atomic_t ncqs;
 	atomic_t drain_sq_calls;
 	atomic_t drain_rq_calls;
+	atomic_t nxrcds;
+	atomic_t nwqs;
+	atomic_t advise_calls;
+	atomic_t ngid_ctxs;
 	struct net_device *ndev;
 	struct net_device *own_ndev;
 	struct tv_engine *engine;
@@ -180,6 +204,16 @@ struct tdev {
 struct tdev_pd {
 	struct ib_pd ibpd;
 	u32 pdn;
+};
+
+/*
+ * The context the driver keeps for a GID the core added (params.gid_ctx):
+ * where the "hardware" put it.
+ */
+struct tdev_gid_ctx {
+	u32 port;
+	unsigned int index;
+	union ib_gid gid;
 };
 
 static inline struct tdev *to_tdev(struct ib_device *ibdev)
@@ -201,6 +235,7 @@ int tdev_device_event(struct tdev *td, enum ib_event_type type);
 int tdev_set_gid(struct tdev *td, u32 port, int index,
 		 const union ib_gid *gid);
 void tdev_qp_fatal(struct ib_qp *qp);
+int tdev_qp_mcast_groups(struct ib_qp *qp);
 void tdev_cq_moderation(struct ib_cq *cq, u16 *count, u16 *period);
 
 struct net_device *tdev_netdev_create(const char *name, const u8 *mac);

@@ -13,8 +13,10 @@
  *               vector that runs what QPs and CQs scheduled on it, and
  *               the device's asynchronous events
  *   cq.c        completion queues: rings, arming, overflow
- *   qp.c        QPs, SRQs, their send and receive rings, state changes,
- *               flushing, affiliated events
+ *   qp.c        QPs (XRC targets too), SRQs, their send and receive
+ *               rings, state changes, flushing, affiliated events,
+ *               multicast groups
+ *   wq.c        receive work queues
  *   exec.c      executing send work requests: memory moved with memcpy
  *               between the QPs of any tdevs
  *   mr.c        MRs, their page lists and what a key reaches in memory
@@ -192,6 +194,8 @@ struct tv_recv_copy {
  * @comm_est: IB_EVENT_COMM_EST was raised since Reset
  * @last_wqe: IB_EVENT_QP_LAST_WQE_REACHED is to be raised (SRQ)
  * @fatal: IB_EVENT_QP_FATAL is to be raised
+ * @mcast: the multicast groups the QP joined (params.mcast)
+ * @nmcast: how many of @mcast are in use
  * @sched: how the engine of the send CQ's vector runs the QP
  */
 struct tv_qp {
@@ -209,6 +213,8 @@ struct tv_qp {
 	bool comm_est;
 	bool last_wqe;
 	bool fatal;
+	union ib_gid mcast[TDEV_MAX_MCAST];
+	u32 nmcast;
 	struct tv_sched sched;
 };
 
@@ -219,6 +225,7 @@ static inline struct tv_qp *to_tqp(struct ib_qp *q)
 
 extern const struct ib_device_ops tdev_qp_ops;
 extern const struct ib_device_ops tdev_drain_ops;
+extern const struct ib_device_ops tdev_mcast_ops;
 struct tv_qp *tv_qp_get(u32 qpn);
 void tv_qp_put(struct tv_qp *qp);
 bool tv_qp_can_receive(enum ib_qp_state s);
@@ -228,6 +235,10 @@ void tv_qp_event(struct tv_qp *qp, enum ib_event_type type);
 bool tv_qp_run(struct tv_sched *s);
 void tv_ring_retire(struct tv_qp *qp, enum tv_ring_id ring, u32 index);
 void tv_srq_limit_event(struct ib_srq *ibsrq);
+
+/* ---- wq.c ---- */
+
+extern const struct ib_device_ops tdev_wq_ops;
 
 /* ---- exec.c ---- */
 

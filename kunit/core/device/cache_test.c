@@ -2,7 +2,8 @@
 /*
  * KUnit suite rdma_core_gid: core/device/cache.c, the GID tables: made by
  * the core (InfiniBand from the node GUID, RoCE from the port's netdev) or
- * read from the driver, GID attributes and their references, lookups.
+ * read from the driver, GID attributes and their references, lookups,
+ * the driver's context of an entry.
  */
 #include <kunit/test.h>
 #include <linux/etherdevice.h>
@@ -256,6 +257,53 @@ static void gid_driver_query_fails(struct kunit *test)
 	tdev_destroy(td);
 }
 
+/*
+ * The driver's context of each GID entry (rdma_read_gid_hw_context()):
+ * what its add_gid stored for that entry, NULL for a driver without
+ * add_gid; the driver's del_gid takes it back when the entry leaves.
+ */
+static void gid_hw_context(struct kunit *test)
+{
+	struct net_device *ndev = tk_netdev(test);
+	struct tdev_params p = { .name = "ktgh%d", .ndev = ndev,
+				 .link_layer = IB_LINK_LAYER_ETHERNET,
+				 .gid_ctx = true };
+	struct tdev_params plain = { .name = "ktghp%d", .ndev = ndev,
+				     .link_layer = IB_LINK_LAYER_ETHERNET };
+	struct tdev *td = tk_dev(test, &p), *pd = tk_dev(test, &plain);
+	const struct ib_gid_attr *v1, *v2, *other;
+	const struct tdev_gid_ctx *c1, *c2;
+
+	v1 = rdma_get_gid_attr(&td->ibdev, 1, 0);
+	v2 = rdma_get_gid_attr(&td->ibdev, 1, 1);
+	other = rdma_get_gid_attr(&pd->ibdev, 1, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(v1));
+	KUNIT_ASSERT_FALSE(test, IS_ERR(v2));
+	KUNIT_ASSERT_FALSE(test, IS_ERR(other));
+	c1 = rdma_read_gid_hw_context(v1);
+	c2 = rdma_read_gid_hw_context(v2);
+	KUNIT_ASSERT_NOT_NULL(test, c1);
+	KUNIT_ASSERT_NOT_NULL(test, c2);
+	KUNIT_EXPECT_PTR_NE(test, c1, c2);
+	KUNIT_EXPECT_EQ(test, c1->port, 1U);
+	KUNIT_EXPECT_EQ(test, c1->index, 0U);
+	KUNIT_EXPECT_EQ(test, c2->index, 1U);
+	KUNIT_EXPECT_EQ(test, memcmp(&c1->gid, &v1->gid, sizeof(v1->gid)), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&td->ngid_ctxs), 2);
+	/* No add_gid: no context */
+	KUNIT_EXPECT_NULL(test, rdma_read_gid_hw_context(other));
+
+	/* The entries leave with the netdev: the driver lets go of both */
+	rdma_put_gid_attr(v1);
+	rdma_put_gid_attr(v2);
+	rdma_put_gid_attr(other);
+	KUNIT_ASSERT_EQ(test, ib_device_set_netdev(&td->ibdev, NULL, 1), 0);
+	KUNIT_EXPECT_TRUE(test, tk_wait_for(!atomic_read(&td->ngid_ctxs)));
+	tdev_destroy(pd);
+	tdev_destroy(td);
+	tk_netdev_free(ndev);
+}
+
 static struct kunit_case gid_cases[] = {
 	KUNIT_CASE(gid_ib_default),
 	KUNIT_CASE(gid_roce_from_netdev),
@@ -268,6 +316,7 @@ static struct kunit_case gid_cases[] = {
 	KUNIT_CASE(gid_l2_fields),
 	KUNIT_CASE(gid_follows_set_netdev),
 	KUNIT_CASE(gid_driver_query_fails),
+	KUNIT_CASE(gid_hw_context),
 	{}
 };
 
