@@ -196,6 +196,30 @@ static void cq_direct_budget(struct kunit *test)
 	vk_pair_free(test, &p);
 }
 
+/*
+ * A completion event that races the CQ's free: the poll work it queued
+ * must not run on the freed CQ (each poll context the core polls in).
+ */
+static void cq_free_races_event(struct kunit *test)
+{
+	static const enum ib_poll_context ctxs[] = {
+		IB_POLL_SOFTIRQ, IB_POLL_WORKQUEUE, IB_POLL_UNBOUND_WORKQUEUE,
+	};
+	struct vk *v = test->priv;
+	struct ib_cq *cq;
+	int i, n;
+
+	for (n = 0; n < 50; n++) {
+		for (i = 0; i < ARRAY_SIZE(ctxs); i++) {
+			cq = ib_alloc_cq(v->dev, NULL, 16, 0, ctxs[i]);
+			KUNIT_ASSERT_FALSE(test, IS_ERR(cq));
+			/* What the driver does when a completion arrives */
+			cq->comp_handler(cq, cq->cq_context);
+			ib_free_cq(cq);
+		}
+	}
+}
+
 static void cq_alloc_bad_and_any(struct kunit *test)
 {
 	struct vk *v = test->priv;
@@ -241,6 +265,7 @@ static struct kunit_case cq_poll_cases[] = {
 	KUNIT_CASE(cq_poll_no_wr_cqe),
 	KUNIT_CASE(cq_direct_budget),
 	KUNIT_CASE(cq_alloc_bad_and_any),
+	KUNIT_CASE(cq_free_races_event),
 	KUNIT_CASE(cq_free_busy_refused),
 	{}
 };

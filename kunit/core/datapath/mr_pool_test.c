@@ -6,6 +6,7 @@
  * it is created, in the loopback environment of rw_env.h.
  */
 #include <kunit/test.h>
+#include <linux/kthread.h>
 #include <rdma/mr_pool.h>
 #include "rw_env.h"
 
@@ -155,8 +156,65 @@ static void mr_pool_qp_send_queue_room(struct kunit *test)
 	KUNIT_EXPECT_LE(test, attr.cap.max_send_wr, 64U);
 }
 
+/* Two threads take MRs from one pool and put them back, many times. */
+struct mr_pool_racer {
+	struct rw_env *env;
+	struct list_head *pool;
+	struct completion done;
+	int missing;
+};
+
+static int mr_pool_race_fn(void *arg)
+{
+	struct mr_pool_racer *r = arg;
+	struct ib_mr *mr;
+	int i;
+
+	for (i = 0; i < 20000; i++) {
+		mr = ib_mr_pool_get(r->env->qp, r->pool);
+		if (!mr) {
+			r->missing++;
+			continue;
+		}
+		ib_mr_pool_put(r->env->qp, r->pool, mr);
+	}
+	complete(&r->done);
+	return 0;
+}
+
+/*
+ * Gets and puts from two CPUs at once keep the pool whole: every MR back
+ * on the list, the QP's count of MRs in use back at zero.
+ */
+static void mr_pool_concurrent(struct kunit *test)
+{
+	struct rw_env *env = test->priv;
+	struct mr_pool_racer r[2];
+	LIST_HEAD(pool);
+	int i;
+
+	env->qp = rw_qp(env, 1, 0, NULL);
+	KUNIT_ASSERT_EQ(test, ib_mr_pool_init(env->qp, &pool, 4,
+					      IB_MR_TYPE_MEM_REG, 8, 0), 0);
+	for (i = 0; i < 2; i++) {
+		r[i] = (struct mr_pool_racer){ .env = env, .pool = &pool };
+		init_completion(&r[i].done);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(kthread_run(mr_pool_race_fn,
+							    &r[i], "ktmrp%d", i)));
+	}
+	for (i = 0; i < 2; i++)
+		KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&r[i].done,
+								    60 * HZ));
+	/* Four MRs, two takers: the pool never runs dry. */
+	KUNIT_EXPECT_EQ(test, r[0].missing + r[1].missing, 0);
+	KUNIT_EXPECT_EQ(test, env->qp->mrs_used, 0);
+	KUNIT_EXPECT_EQ(test, rw_list_len(env->qp, &pool), 4);
+	ib_mr_pool_destroy(env->qp, &pool);
+}
+
 static struct kunit_case mr_pool_cases[] = {
 	KUNIT_CASE(mr_pool_get_put),
+	KUNIT_CASE(mr_pool_concurrent),
 	KUNIT_CASE(mr_pool_exhaustion),
 	KUNIT_CASE(mr_pool_empty),
 	KUNIT_CASE(mr_pool_init_failure_keeps_list),
