@@ -163,9 +163,12 @@ static int conn_objects(struct traffic_run *run, struct traffic_end *e)
 	/*
 	 * One page more than the buffer: 6.1's rxe walks its page map one
 	 * step past a copy that ends on the last page of a full map (256
-	 * pages), which KASAN reports as an out-of-bounds read.
+	 * pages), which KASAN reports as an out-of-bounds read.  Only where
+	 * the device's page lists are long enough.
 	 */
-	mr = ib_alloc_mr(pd, IB_MR_TYPE_MEM_REG, e->npages + 1);
+	mr = ib_alloc_mr(pd, IB_MR_TYPE_MEM_REG,
+			 min_t(u32, e->npages + 1,
+			       pd->device->attrs.max_fast_reg_page_list_len));
 	if (IS_ERR(mr))
 		return conn_failed(run, "mr", PTR_ERR(mr));
 	e->mr = mr;

@@ -84,7 +84,10 @@ cleanup() {
 	ip link del ktv0 2>/dev/null
 	ip link del ktv2 2>/dev/null
 	ip netns del $NS 2>/dev/null
-	lab_unload rdma_kunit_tlink rdma_kunit_tdev ib_core
+	lab_unload rdma_kunit_tlink rdma_kunit_tdev
+	# The chardev query loads ib_uverbs (alias rdma-client-uverbs).
+	[ ! -d /sys/module/ib_uverbs ] || lab_unload ib_uverbs
+	lab_unload ib_core
 	rm -f "$CONF"
 }
 
