@@ -170,7 +170,7 @@ static int mr_pool_race_fn(void *arg)
 	struct ib_mr *mr;
 	int i;
 
-	for (i = 0; i < 20000; i++) {
+	for (i = 0; i < 200000; i++) {
 		mr = ib_mr_pool_get(r->env->qp, r->pool);
 		if (!mr) {
 			r->missing++;
@@ -190,6 +190,7 @@ static void mr_pool_concurrent(struct kunit *test)
 {
 	struct rw_env *env = test->priv;
 	struct mr_pool_racer r[2];
+	struct task_struct *t;
 	LIST_HEAD(pool);
 	int i;
 
@@ -199,8 +200,12 @@ static void mr_pool_concurrent(struct kunit *test)
 	for (i = 0; i < 2; i++) {
 		r[i] = (struct mr_pool_racer){ .env = env, .pool = &pool };
 		init_completion(&r[i].done);
-		KUNIT_ASSERT_FALSE(test, IS_ERR(kthread_run(mr_pool_race_fn,
-							    &r[i], "ktmrp%d", i)));
+		t = kthread_create(mr_pool_race_fn, &r[i], "ktmrp%d", i);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+		/* One on each CPU, where there are two */
+		if (num_online_cpus() > 1)
+			kthread_bind(t, i);
+		wake_up_process(t);
 	}
 	for (i = 0; i < 2; i++)
 		KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&r[i].done,
