@@ -249,18 +249,14 @@ int dev_port_get_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
 	u32 port;
 	int ret;
 
-	if (nldev_parse(nlh, tb, false, extack) ||
-	    !tb[RDMA_NLDEV_ATTR_PORT_INDEX])
+	if (nldev_parse(nlh, tb, false, extack))
 		return -EINVAL;
-	device = nldev_get_device(skb, tb);
+	device = nldev_get_device_port(skb, tb, &port);
 	if (!device)
 		return -EINVAL;
-	ret = nldev_get_port(device, tb, &port);
-	msg = ret ? NULL : nldev_reply_new(skb, nlh, RDMA_NLDEV_CMD_GET, &hdr);
-	if (!ret && !msg)
-		ret = -ENOMEM;
-	if (!ret)
-		ret = dev_port_fill(msg, device, port, sock_net(skb->sk));
+	msg = nldev_reply_new(skb, nlh, RDMA_NLDEV_CMD_GET, &hdr);
+	ret = msg ? dev_port_fill(msg, device, port, sock_net(skb->sk)) :
+		    -ENOMEM;
 	if (!ret)
 		ret = nldev_reply_send(skb, msg, hdr);
 	else

@@ -61,6 +61,8 @@ int nldev_parse(const struct nlmsghdr *nlh, struct nlattr **tb, bool strict,
 		struct netlink_ext_ack *extack);
 struct ib_device *nldev_get_device(struct sk_buff *skb, struct nlattr **tb);
 int nldev_get_port(struct ib_device *device, struct nlattr **tb, u32 *port);
+struct ib_device *nldev_get_device_port(struct sk_buff *skb, struct nlattr **tb,
+					u32 *port);
 int nldev_put_handle(struct sk_buff *msg, struct ib_device *device);
 struct sk_buff *nldev_reply_new(struct sk_buff *req,
 				const struct nlmsghdr *nlh, u8 cmd,

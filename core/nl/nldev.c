@@ -204,6 +204,28 @@ int nldev_get_port(struct ib_device *device, struct nlattr **tb, u32 *port)
 }
 
 /**
+ * nldev_get_device_port() - the device and the port a request names
+ * @skb: the request
+ * @tb: its attributes
+ * @port: set to the port number
+ *
+ * Return: the device with a registration reference (drop it with
+ * ib_device_put()), or NULL if the request does not name a device its
+ * namespace sees and a valid port of it.
+ */
+struct ib_device *nldev_get_device_port(struct sk_buff *skb, struct nlattr **tb,
+					u32 *port)
+{
+	struct ib_device *device = nldev_get_device(skb, tb);
+
+	if (device && nldev_get_port(device, tb, port)) {
+		ib_device_put(device);
+		device = NULL;
+	}
+	return device;
+}
+
+/**
  * nldev_put_handle() - the attributes that name a device in a message
  * @msg: the message
  * @device: the device

@@ -129,16 +129,13 @@ static int stat_get_qp(struct sk_buff *skb, struct nlmsghdr *nlh,
 		return res_doit_type(skb, nlh, extack, tb,
 				     RDMA_RESTRACK_COUNTER,
 				     RDMA_NLDEV_CMD_STAT_GET);
-	if (!tb[RDMA_NLDEV_ATTR_STAT_MODE] || !tb[RDMA_NLDEV_ATTR_PORT_INDEX])
+	if (!tb[RDMA_NLDEV_ATTR_STAT_MODE])
 		return -EINVAL;
-	device = nldev_get_device(skb, tb);
+	device = nldev_get_device_port(skb, tb, &port);
 	if (!device)
 		return -EINVAL;
-	ret = nldev_get_port(device, tb, &port);
-	msg = ret ? NULL :
-	      nldev_reply_new(skb, nlh, RDMA_NLDEV_CMD_STAT_GET, &hdr);
-	if (!ret)
-		ret = msg ? stat_fill_qp_mode(msg, device, port) : -ENOMEM;
+	msg = nldev_reply_new(skb, nlh, RDMA_NLDEV_CMD_STAT_GET, &hdr);
+	ret = msg ? stat_fill_qp_mode(msg, device, port) : -ENOMEM;
 	if (!ret)
 		ret = nldev_reply_send(skb, msg, hdr);
 	else
@@ -275,19 +272,16 @@ int stat_set_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
 	int ret;
 
 	if (nldev_parse(nlh, tb, true, extack) ||
-	    !tb[RDMA_NLDEV_ATTR_PORT_INDEX])
+	    (!tb[RDMA_NLDEV_ATTR_STAT_MODE] &&
+	     !tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS]))
 		return -EINVAL;
-	device = nldev_get_device(skb, tb);
+	device = nldev_get_device_port(skb, tb, &port);
 	if (!device)
 		return -EINVAL;
-	ret = nldev_get_port(device, tb, &port);
-	if (!ret && !tb[RDMA_NLDEV_ATTR_STAT_MODE] &&
-	    !tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS])
-		ret = -EINVAL;
-	msg = ret ? NULL :
-	      nldev_reply_new(skb, nlh, RDMA_NLDEV_CMD_STAT_SET, &hdr);
-	if (!ret && (!msg || nldev_put_handle(msg, device) ||
-		     nla_put_u32(msg, RDMA_NLDEV_ATTR_PORT_INDEX, port)))
+	msg = nldev_reply_new(skb, nlh, RDMA_NLDEV_CMD_STAT_SET, &hdr);
+	ret = 0;
+	if (!msg || nldev_put_handle(msg, device) ||
+	    nla_put_u32(msg, RDMA_NLDEV_ATTR_PORT_INDEX, port))
 		ret = msg ? -EMSGSIZE : -ENOMEM;
 	if (!ret)
 		ret = stat_set(device, port, tb, extack);
@@ -335,13 +329,11 @@ int stat_del_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
 	    !tb[RDMA_NLDEV_ATTR_RES_LQPN] ||
 	    nla_get_u32(tb[RDMA_NLDEV_ATTR_STAT_RES]) != RDMA_NLDEV_ATTR_RES_QP)
 		return -EINVAL;
-	device = nldev_get_device(skb, tb);
+	device = nldev_get_device_port(skb, tb, &port);
 	if (!device)
 		return -EINVAL;
-	ret = nldev_get_port(device, tb, &port);
-	if (!ret)
-		ret = stat_unbind(device, port,
-				  nla_get_u32(tb[RDMA_NLDEV_ATTR_RES_LQPN]));
+	ret = stat_unbind(device, port,
+			  nla_get_u32(tb[RDMA_NLDEV_ATTR_RES_LQPN]));
 	ib_device_put(device);
 	return ret;
 }

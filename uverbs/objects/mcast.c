@@ -60,7 +60,7 @@ static int mcast_attach_locked(struct ib_qp *qp, struct ib_uqp_object *uqp,
 
 /* Detach @qp from a group it is attached to, else -EINVAL. */
 static int mcast_detach_locked(struct ib_qp *qp, struct ib_uqp_object *uqp,
-			       const struct ib_uverbs_detach_mcast *cmd)
+			       const struct ib_uverbs_attach_mcast *cmd)
 {
 	struct mcast_group *g = mcast_find(uqp, cmd->gid, cmd->mlid);
 
@@ -72,13 +72,22 @@ static int mcast_detach_locked(struct ib_qp *qp, struct ib_uqp_object *uqp,
 	return ib_detach_mcast(qp, (union ib_gid *)cmd->gid, cmd->mlid);
 }
 
-static int mcast_attach(struct uverbs_attr_bundle *attrs)
+/*
+ * ATTACH_MCAST and DETACH_MCAST: the two requests have one layout (the
+ * uapi's ib_uverbs_attach_mcast and ib_uverbs_detach_mcast); @op runs
+ * under the QP's mcast_lock.
+ */
+static int mcast_cmd(struct uverbs_attr_bundle *attrs,
+		     int (*op)(struct ib_qp *qp, struct ib_uqp_object *uqp,
+			       const struct ib_uverbs_attach_mcast *cmd))
 {
 	struct ib_uverbs_attach_mcast cmd;
 	struct ib_uqp_object *uqp;
 	struct ib_qp *qp;
 	int ret;
 
+	BUILD_BUG_ON(sizeof(struct ib_uverbs_attach_mcast) !=
+		     sizeof(struct ib_uverbs_detach_mcast));
 	ret = uverbs_write_request(attrs, &cmd, sizeof(cmd));
 	if (ret)
 		return ret;
@@ -87,31 +96,20 @@ static int mcast_attach(struct uverbs_attr_bundle *attrs)
 		return PTR_ERR(qp);
 	uqp = qp->uobject;
 	mutex_lock(&uqp->mcast_lock);
-	ret = mcast_attach_locked(qp, uqp, &cmd);
+	ret = op(qp, uqp, &cmd);
 	mutex_unlock(&uqp->mcast_lock);
 	objs_put_qp(qp);
 	return ret;
 }
 
+static int mcast_attach(struct uverbs_attr_bundle *attrs)
+{
+	return mcast_cmd(attrs, mcast_attach_locked);
+}
+
 static int mcast_detach(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uverbs_detach_mcast cmd;
-	struct ib_uqp_object *uqp;
-	struct ib_qp *qp;
-	int ret;
-
-	ret = uverbs_write_request(attrs, &cmd, sizeof(cmd));
-	if (ret)
-		return ret;
-	qp = objs_get_qp(attrs, cmd.qp_handle);
-	if (IS_ERR(qp))
-		return PTR_ERR(qp);
-	uqp = qp->uobject;
-	mutex_lock(&uqp->mcast_lock);
-	ret = mcast_detach_locked(qp, uqp, &cmd);
-	mutex_unlock(&uqp->mcast_lock);
-	objs_put_qp(qp);
-	return ret;
+	return mcast_cmd(attrs, mcast_detach_locked);
 }
 
 /**
