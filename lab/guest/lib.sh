@@ -184,6 +184,33 @@ lab_wait_for() {
 	"$@" >/dev/null 2>&1
 }
 
+# lab_rxe_teardown SCENARIO: the end of a scenario that made rxe0 and rxe1
+# on lab_veth_pair: the devices and the pair go, rdma_rxe, ib_uverbs and
+# ib_core unload (SCENARIO/teardown/devices, SCENARIO/unload), and the
+# kernel log since the scenario started has no warning, oops or
+# corruption report (SCENARIO/kernel-log).
+lab_rxe_teardown() {
+	_s=$1
+	for _d in rxe0 rxe1; do
+		[ -e /sys/class/infiniband/$_d ] && rdma link delete $_d
+	done
+	lab_wait_for 30 test ! -e /sys/class/infiniband/rxe0 -a ! -e /sys/class/infiniband/rxe1 ||
+		lab_fail "$_s/teardown/devices" "still there: $(ls /sys/class/infiniband)"
+	lab_veth_pair_del
+	if lab_unload rdma_rxe ib_uverbs ib_core; then
+		lab_pass "$_s/unload"
+	else
+		lab_fail "$_s/unload" "$(lab_rdma_left)"
+	fi
+	_re='WARNING:|BUG:|Oops|general protection|refcount_t|list_(add|del) corruption'
+	_bad=$(dmesg | sed -n "/lab: scenario $_s\$/,\$p" | grep -E -m3 "$_re")
+	if [ -n "$_bad" ]; then
+		lab_fail "$_s/kernel-log" "$_bad"
+	else
+		lab_pass "$_s/kernel-log"
+	fi
+}
+
 # RoCE devices and the traffic ULP, for the rxe scenario and the demo.
 
 # lab_gid_of DEV ADDR: the GID slot of DEV's port 1 that holds the

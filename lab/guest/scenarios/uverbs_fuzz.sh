@@ -84,24 +84,7 @@ fuzz() {
 	pingpong traffic-after 18701
 }
 
-teardown() {
-	for _d in rxe0 rxe1; do
-		[ -e $IB/$_d ] && rdma link delete $_d
-	done
-	lab_wait_for 30 test ! -e $IB/rxe0 -a ! -e $IB/rxe1 ||
-		fail teardown/devices "still there: $(ls $IB)"
-	lab_veth_pair_del
-	if lab_unload rdma_rxe ib_uverbs ib_core; then
-		pass unload
-	else
-		fail unload "$(lab_rdma_left)"
-	fi
-	if dmesg | grep -E -q 'WARNING:|BUG:|Oops|general protection|refcount_t|list_(add|del) corruption'; then
-		fail kernel-log "$(dmesg | grep -E -m3 'WARNING:|BUG:|Oops|general protection|refcount_t|corruption')"
-	else
-		pass kernel-log
-	fi
-}
+teardown() { lab_rxe_teardown $S; }
 
 setup && fuzz
 teardown
