@@ -9,9 +9,22 @@
  * dropped when a DESTROY command removes the handle or, for objects the
  * teardown destroyed, when the file is released.  Lookups run under RCU
  * and take a reference only if the object is not already being freed.
+ *
+ * Each object is charged to the creating task's RDMA cgroup as one
+ * hca_object of its device when its allocation begins (-EAGAIN over the
+ * limit).  The charge goes when the driver has destroyed the hardware
+ * object, or, for an allocation abandoned before commit, at the abort:
+ * idr_destroy_hw() leaves an abort's charge to idr_alloc_abort(), which
+ * always follows it.
  */
 #include "abi/ib_uverbs/rdma_core.h"
+#include "core/user_verbs.h"
 #include "internal.h"
+
+static void idr_uncharge(struct ib_uobject *uobj, struct ib_device *ibdev)
+{
+	ib_rdmacg_uncharge(&uobj->cg_obj, ibdev, RDMACG_RESOURCE_HCA_OBJECT);
+}
 
 static struct ib_uobject *idr_alloc_begin(const struct uverbs_api_object *obj,
 					  struct uverbs_attr_bundle *attrs)
@@ -21,13 +34,20 @@ static struct ib_uobject *idr_alloc_begin(const struct uverbs_api_object *obj,
 
 	if (IS_ERR(uobj))
 		return uobj;
+	ret = ib_rdmacg_try_charge(&uobj->cg_obj, attrs->context->device,
+				   RDMACG_RESOURCE_HCA_OBJECT);
+	if (ret)
+		goto put;
 	ret = xa_alloc(&attrs->ufile->idr, &uobj->id, NULL, xa_limit_32b,
 		       GFP_KERNEL);
 	if (ret) {
-		uverbs_uobject_put(uobj);
-		return ERR_PTR(ret);
+		idr_uncharge(uobj, attrs->context->device);
+		goto put;
 	}
 	return uobj;
+put:
+	uverbs_uobject_put(uobj);
+	return ERR_PTR(ret);
 }
 
 static struct ib_uobject *idr_lookup_get(const struct uverbs_api_object *obj,
@@ -58,6 +78,7 @@ static void idr_alloc_commit(struct ib_uobject *uobj)
 
 static void idr_alloc_abort(struct ib_uobject *uobj)
 {
+	idr_uncharge(uobj, uobj->context->device);
 	xa_erase(&uobj->ufile->idr, uobj->id);
 }
 
@@ -71,8 +92,12 @@ static int idr_destroy_hw(struct ib_uobject *uobj, enum rdma_remove_reason why,
 	const struct uverbs_obj_idr_type *type =
 		container_of(uobj->uapi_object->type_attrs,
 			     struct uverbs_obj_idr_type, type);
+	int ret;
 
-	return type->destroy_object(uobj, why, attrs);
+	ret = type->destroy_object(uobj, why, attrs);
+	if (!ret && why != RDMA_REMOVE_ABORT)
+		idr_uncharge(uobj, uobj->context->device);
+	return ret;
 }
 
 static void idr_remove_handle(struct ib_uobject *uobj)

@@ -13,8 +13,13 @@
  * the context back to the driver; after a disassociation its memory stays
  * with the file (struct uverbs_file.retired) until the file is released,
  * as mappings the driver made may still reach it.
+ *
+ * A context is charged to the creating task's RDMA cgroup as one
+ * hca_handle of its device from its installation (-EAGAIN over the
+ * limit) to its teardown.
  */
 #include "core/restrack.h"
+#include "core/user_verbs.h"
 #include "internal.h"
 
 /**
@@ -42,6 +47,12 @@ int uverbs_ucontext_alloc(struct uverbs_attr_bundle *attrs)
 	return 0;
 }
 
+static void ucontext_uncharge(struct ib_ucontext *ucontext)
+{
+	ib_rdmacg_uncharge(&ucontext->cg_obj, ucontext->device,
+			   RDMACG_RESOURCE_HCA_HANDLE);
+}
+
 /**
  * uverbs_ucontext_install() - set up and publish the context of a file
  * @attrs: the command's bundle, with the context of
@@ -50,7 +61,8 @@ int uverbs_ucontext_alloc(struct uverbs_attr_bundle *attrs)
  * On failure the context is still the caller's, to discard.
  *
  * Return: 0; -EIO if the file is being torn down; -EINVAL if the file has
- * a context already; the driver's error.
+ * a context already; -EAGAIN if the cgroup's hca_handle limit is reached;
+ * the driver's error.
  */
 int uverbs_ucontext_install(struct uverbs_attr_bundle *attrs)
 {
@@ -65,10 +77,16 @@ int uverbs_ucontext_install(struct uverbs_attr_bundle *attrs)
 		ret = -EINVAL;
 		goto out;
 	}
-	ret = ucontext->device->ops.alloc_ucontext(ucontext,
-						   &attrs->driver_udata);
+	ret = ib_rdmacg_try_charge(&ucontext->cg_obj, ucontext->device,
+				   RDMACG_RESOURCE_HCA_HANDLE);
 	if (ret)
 		goto out;
+	ret = ucontext->device->ops.alloc_ucontext(ucontext,
+						   &attrs->driver_udata);
+	if (ret) {
+		ucontext_uncharge(ucontext);
+		goto out;
+	}
 	rdma_restrack_add(&ucontext->res);
 	/* Readers that see the pointer see the context set up. */
 	smp_store_release(&ufile->ucontext, ucontext);
@@ -110,6 +128,7 @@ void uverbs_ucontext_teardown(struct ib_uverbs_file *ufile,
 	}
 	rdma_restrack_del(&ucontext->res);
 	ibdev->ops.dealloc_ucontext(ucontext);
+	ucontext_uncharge(ucontext);
 	WRITE_ONCE(ufile->ucontext, NULL);
 	if (reason == RDMA_REMOVE_DRIVER_REMOVE)
 		to_uverbs_file(ufile)->retired = ucontext;
