@@ -184,6 +184,35 @@ lab_wait_for() {
 	"$@" >/dev/null 2>&1
 }
 
+# The RDMA cgroup controller (cgroup v2).  lab_rdmacg_make NAME LIMITS:
+# a child cgroup NAME of the root with rdma.max set to LIMITS ("rxe0
+# hca_handle=1 hca_object=3", or nothing for no limit); its directory on
+# stdout.  lab_rdmacg_use
+# DIR DEV RESOURCE: what DIR's rdma.current says DEV uses of RESOURCE
+# (hca_handle or hca_object); a device without a line uses 0.
+LAB_CGROOT=/sys/fs/cgroup
+lab_rdmacg_make() {
+	if [ ! -e $LAB_CGROOT/cgroup.controllers ]; then
+		mount -t cgroup2 cgroup2 $LAB_CGROOT || return 1
+	fi
+	grep -qw rdma $LAB_CGROOT/cgroup.controllers || return 1
+	echo +rdma >$LAB_CGROOT/cgroup.subtree_control || return 1
+	mkdir -p "$LAB_CGROOT/$1" || return 1
+	[ -z "$2" ] || echo "$2" >"$LAB_CGROOT/$1/rdma.max" || return 1
+	echo "$LAB_CGROOT/$1"
+}
+lab_rdmacg_use() {	# DIR DEV RESOURCE
+	awk -v d="$2" -v r="$3" '$1 == d {
+		for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == r) n = kv[2] } }
+		END { print n + 0 }' "$1/rdma.current"
+}
+# lab_rdmacg_run DIR CMD...: run CMD as a member of cgroup DIR.
+lab_rdmacg_run() {
+	_cg=$1
+	shift
+	sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$_cg" "$@"
+}
+
 # lab_rxe_teardown SCENARIO: the end of a scenario that made rxe0 and rxe1
 # on lab_veth_pair: the devices and the pair go, rdma_rxe, ib_uverbs and
 # ib_core unload (SCENARIO/teardown/devices, SCENARIO/unload), and the

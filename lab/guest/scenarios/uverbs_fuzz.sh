@@ -70,9 +70,18 @@ pingpong() {	# NAME PORT
 	fi
 }
 
+# The fuzzer runs in an RDMA cgroup without limits: whatever its calls
+# create, fail or abort, every charge must be given back in the end.
 fuzz() {
+	_cg=$(lab_rdmacg_make lab-fuzz "") || { fail cgroup "no rdma cgroup controller"; return; }
+	# Whether the cgroup ever counted anything while the fuzzer ran
+	rm -f /tmp/fz.charged
+	(while [ -d "$_cg" ]; do
+		grep -qE '=[1-9]' "$_cg/rdma.current" 2>/dev/null && touch /tmp/fz.charged && break
+		sleep 0.5
+	done) &
 	_t0=$(cut -d. -f1 /proc/uptime)
-	python3 /lab/tools/uverbs_fuzz.py --calls "$CALLS" --workers "$WORKERS" \
+	lab_rdmacg_run "$_cg" python3 /lab/tools/uverbs_fuzz.py --calls "$CALLS" --workers "$WORKERS" \
 		--seed "$SEED" --timeout "$FUZZ_TIMEOUT" "$U0" "$U1" >/tmp/fz.out 2>&1
 	_rc=$?
 	grep -E '^(PASS|FAIL) ' /tmp/fz.out
@@ -81,6 +90,11 @@ fuzz() {
 	grep -qE '^(PASS|FAIL) ' /tmp/fz.out || fail run "fuzzer exit $_rc, no result"
 	_left=$(user_objects)
 	[ -z "$_left" ] && pass no-objects-left || fail no-objects-left "$_left"
+	[ -e /tmp/fz.charged ] && pass cgroup-charged ||
+		fail cgroup-charged "rdma.current of the fuzzer's cgroup never counted anything"
+	_use=$(grep -E '=[1-9]' "$_cg/rdma.current")
+	[ -z "$_use" ] && pass cgroup-all-uncharged || fail cgroup-all-uncharged "$_use"
+	rmdir "$_cg"
 	pingpong traffic-after 18701
 }
 
