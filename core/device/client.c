@@ -284,12 +284,23 @@ void ib_set_client_data(struct ib_device *device, struct ib_client *client,
 }
 EXPORT_SYMBOL(ib_set_client_data);
 
+/*
+ * @client's add() for @device has returned and its remove() has not begun:
+ * only then is its data its own (add() may set it late, or not at all
+ * before it fails).  Called with device->client_data_rwsem held.
+ */
+static bool ibclient_ready(struct ib_device *device, u32 id)
+{
+	return xa_get_mark(&device->client_data, id, IBCLIENT_ADDED) &&
+	       !xa_get_mark(&device->client_data, id, IBCLIENT_ADDING);
+}
+
 /**
  * ibdev_client_rename_all - tell a device's clients its new name
  * @device: the device, just renamed
  *
- * Calls the rename() of every client added to @device, with the client's
- * data, while no client can be added or removed.
+ * Calls the rename() of every client whose add() for @device has returned,
+ * with the client's data, while no client can be added or removed.
  */
 void ibdev_client_rename_all(struct ib_device *device)
 {
@@ -299,8 +310,7 @@ void ibdev_client_rename_all(struct ib_device *device)
 	down_read(&ibclient_rwsem);
 	down_read(&device->client_data_rwsem);
 	xa_for_each(&ibclients, id, client)
-		if (client->rename &&
-		    xa_get_mark(&device->client_data, id, IBCLIENT_ADDED))
+		if (client->rename && ibclient_ready(device, id))
 			client->rename(device,
 				       xa_load(&device->client_data, id));
 	up_read(&device->client_data_rwsem);
@@ -313,7 +323,7 @@ static int ibclient_nl_ret(int ret)
 	return ret == -ENOENT ? -EINVAL : ret;
 }
 
-/* @client's get_nl_info() for @device, if the client is added to it. */
+/* @client's get_nl_info() for @device, once its add() for it returned. */
 static int ibclient_device_nl_info(struct ib_device *device,
 				   struct ib_client *client,
 				   struct ib_client_nl_info *info)
@@ -322,7 +332,7 @@ static int ibclient_device_nl_info(struct ib_device *device,
 	int ret;
 
 	down_read(&device->client_data_rwsem);
-	if (!xa_get_mark(&device->client_data, id, IBCLIENT_ADDED))
+	if (!ibclient_ready(device, id))
 		ret = -ENOENT;
 	else if (!client->get_nl_info)
 		ret = -EOPNOTSUPP;

@@ -14,6 +14,7 @@
 #include <linux/etherdevice.h>
 #include <linux/fs.h>
 #include <linux/kdev_t.h>
+#include <linux/kthread.h>
 #include <linux/netdevice.h>
 #include <net/net_namespace.h>
 #include <rdma/ib_verbs.h>
@@ -571,6 +572,121 @@ static void nd_chardev_bad(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kref_read(&nd_cdev->kobj.kref), 1);
 }
 
+/*
+ * A client whose add() for one device waits until the case lets it go, as
+ * ib_uverbs' add() takes its time making the uverbsN device while
+ * libibverbs asks for it over netlink.  Its data is set only at the end.
+ */
+static struct ib_device *nd_slow_dev;
+static DECLARE_COMPLETION(nd_slow_entered);
+static DECLARE_COMPLETION(nd_slow_release);
+static DECLARE_COMPLETION(nd_slow_registered);
+static atomic_t nd_slow_nl_calls;
+static atomic_t nd_slow_renames;
+static int nd_slow_data;
+static struct ib_client nd_slow_client;
+
+static int nd_slow_add(struct ib_device *device)
+{
+	if (device != nd_slow_dev)
+		return 0;
+	complete(&nd_slow_entered);
+	wait_for_completion(&nd_slow_release);
+	ib_set_client_data(device, &nd_slow_client, &nd_slow_data);
+	return 0;
+}
+
+static int nd_slow_get_nl_info(struct ib_device *device, void *data,
+			       struct ib_client_nl_info *info)
+{
+	atomic_inc(&nd_slow_nl_calls);
+	if (data != &nd_slow_data)
+		return -EINVAL;
+	info->cdev = nd_cdev;
+	info->abi = 5;
+	return 0;
+}
+
+static void nd_slow_rename(struct ib_device *device, void *data)
+{
+	if (data == &nd_slow_data)
+		atomic_inc(&nd_slow_renames);
+	else
+		atomic_add(100, &nd_slow_renames);
+}
+
+static struct ib_client nd_slow_client = {
+	.name = "ktslow",
+	.add = nd_slow_add,
+	.remove = nd_client_remove,
+	.rename = nd_slow_rename,
+	.get_nl_info = nd_slow_get_nl_info,
+	.no_kverbs_req = true,
+};
+
+static int nd_slow_register(void *unused)
+{
+	int ret = ib_register_client(&nd_slow_client);
+
+	complete_all(&nd_slow_registered);
+	return ret;
+}
+
+/* Lets a stopped case's add() go and unregisters the client. */
+static void nd_slow_exit(struct kunit *test)
+{
+	if (nd_slow_dev) {
+		complete_all(&nd_slow_release);
+		wait_for_completion(&nd_slow_registered);
+		ib_unregister_client(&nd_slow_client);
+		nd_slow_dev = NULL;
+	}
+	nd_chardev_exit(test);
+}
+
+/*
+ * While a client's add() for a device runs, GET_CHARDEV does not ask the
+ * client (it has no data for the device yet) and a rename does not tell
+ * it; once add() returned, both do.
+ */
+static void nd_chardev_during_add(struct kunit *test)
+{
+	struct nlk *k = test->priv;
+	struct tdev *td = nd_dev(test, "ktnl%d", 1);
+	struct task_struct *t;
+
+	reinit_completion(&nd_slow_entered);
+	reinit_completion(&nd_slow_release);
+	reinit_completion(&nd_slow_registered);
+	atomic_set(&nd_slow_nl_calls, 0);
+	atomic_set(&nd_slow_renames, 0);
+	nd_slow_dev = &td->ibdev;
+	t = kthread_run(nd_slow_register, NULL, "kt-slow-client");
+	if (IS_ERR(t)) {
+		nd_slow_dev = NULL;
+		KUNIT_FAIL(test, "kthread_run: %ld", PTR_ERR(t));
+		return;
+	}
+	KUNIT_ASSERT_NE(test, wait_for_completion_timeout(&nd_slow_entered,
+							  30 * HZ), 0);
+
+	KUNIT_EXPECT_EQ(test, nd_chardev(k, "ktslow", nd_index(td), -1),
+			-EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, nd_set_name(k, td, "ktnlslow0"), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&nd_slow_nl_calls), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&nd_slow_renames), 0);
+
+	complete(&nd_slow_release);
+	KUNIT_ASSERT_NE(test, wait_for_completion_timeout(&nd_slow_registered,
+							  30 * HZ), 0);
+	KUNIT_EXPECT_EQ(test, nd_chardev(k, "ktslow", nd_index(td), -1), 0);
+	KUNIT_ASSERT_NOT_NULL(test, k->tb[RDMA_NLDEV_ATTR_CHARDEV_ABI]);
+	KUNIT_EXPECT_EQ(test, nla_get_u64(k->tb[RDMA_NLDEV_ATTR_CHARDEV_ABI]), 5);
+	KUNIT_EXPECT_EQ(test, nd_set_name(k, td, "ktnlslow1"), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&nd_slow_nl_calls), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&nd_slow_renames), 1);
+}
+
 /* SYS_GET: the settings libibverbs and "rdma system" read. */
 static void nd_sys_get(struct kunit *test)
 {
@@ -696,13 +812,14 @@ static struct kunit_suite nd_dev_suite = {
 static struct kunit_case nd_chardev_cases[] = {
 	KUNIT_CASE(nd_chardev_device),
 	KUNIT_CASE(nd_chardev_bad),
+	KUNIT_CASE(nd_chardev_during_add),
 	{}
 };
 
 static struct kunit_suite nd_chardev_suite = {
 	.name = "rdma_nldev_chardev",
 	.init = nd_chardev_init,
-	.exit = nd_chardev_exit,
+	.exit = nd_slow_exit,
 	.test_cases = nd_chardev_cases,
 };
 
