@@ -146,7 +146,7 @@ srq_res() {
 # an ibv_devinfo loop while rdma_rxe is unloaded (retrying while files
 # hold it), then ib_uverbs; both come back and the links are re-added.
 unload_round() {	# N
-	rm -f $T/stop
+	rm -f $T/stop $T/stop.*
 	python3 $LIFE churn rxe0 $T/stop >$T/churn0.$1 2>&1 &
 	_c0=$!
 	python3 $LIFE churn rxe1 $T/stop >$T/churn1.$1 2>&1 &
@@ -155,7 +155,9 @@ unload_round() {	# N
 		ibv_devinfo -d rxe0 >/dev/null 2>&1 || sleep 0.05
 	done) &
 	_d=$!
-	sleep 2
+	# Both churners are past their first round: the race is on.
+	lab_wait_for 120 test -e $T/stop.rxe0.up -a -e $T/stop.rxe1.up ||
+		fail "unload/round$1/churn-started" "a churner made no round in 120 s"
 	_tries=0
 	_end=$(( $(cut -d. -f1 /proc/uptime) + 120 ))
 	until rmmod rdma_rxe 2>/dev/null; do
@@ -173,19 +175,21 @@ unload_round() {	# N
 		fail "unload/round$1/reload" "ib_uverbs, rdma_rxe or the links"
 	sleep 2
 	touch $T/stop
-	_ok=1
+	_why=
 	for _p in $_c0 $_c1 $_d; do
 		_w=0
 		while kill -0 $_p 2>/dev/null && [ $_w -lt 300 ]; do
 			sleep 0.2
 			_w=$((_w + 1))
 		done
-		kill -0 $_p 2>/dev/null && _ok=0 && kill -9 $_p
+		kill -0 $_p 2>/dev/null && _why="$_why pid $_p hung;" && kill -9 $_p
 		wait $_p 2>/dev/null
+		_st=$?
+		[ $_p = $_d ] || [ $_st -eq 0 ] || _why="$_why churner exit $_st;"
 	done
 	sed 's/^/    /' $T/churn0.$1 $T/churn1.$1
-	[ $_ok = 1 ] && pass "unload/round$1/users-return" ||
-		fail "unload/round$1/users-return" "a process did not end within 60 s"
+	[ -z "$_why" ] && pass "unload/round$1/users-return" ||
+		fail "unload/round$1/users-return" "$_why"
 }
 
 unload_race() {

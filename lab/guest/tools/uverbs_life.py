@@ -22,7 +22,8 @@ One PASS/FAIL line per check, named uverbs_life/<check>.
 
   uverbs_life.py churn DEV STOPFILE
         Opens DEV, makes a PD, a CQ and an MR and closes everything, again
-        and again with pauses of up to 20 ms until STOPFILE exists (the device may come and go
+        and again with pauses of up to 20 ms until STOPFILE exists; creates
+        STOPFILE.DEV.up after its first round (the device may come and go
         meanwhile); prints how many rounds worked and which errnos the
         others met.  Exit 0 unless an unexpected exception type appears.
 """
@@ -258,6 +259,8 @@ def cmd_churn(dev, stopfile):
                 CQ(ctx, 8, None, None, 0)
                 MR(pd, 4096, e.IBV_ACCESS_LOCAL_WRITE)
             rounds += 1
+            if rounds == 1:
+                open(f'{stopfile}.{dev}.up', 'w').close()
             # A pause with nothing open: a moment the module may go.
             time.sleep(random.random() / 50)
         except PyverbsError as exc:
