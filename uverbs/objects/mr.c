@@ -201,26 +201,24 @@ static int mr_dmabuf_req_get(struct uverbs_attr_bundle *attrs,
 static int UVERBS_HANDLER(UVERBS_METHOD_REG_DMABUF_MR)(
 	struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uobject *uobj =
-		uverbs_attr_get_uobject(attrs, UVERBS_ATTR_REG_DMABUF_MR_HANDLE);
-	struct ib_pd *pd =
-		uverbs_attr_get_obj(attrs, UVERBS_ATTR_REG_DMABUF_MR_PD_HANDLE);
-	struct ib_device *dev = pd->device;
+	struct ib_pd *pd = uverbs_attr_get_obj(
+		attrs, UVERBS_ATTR_REG_DMABUF_MR_PD_HANDLE);
 	struct mr_dmabuf_req req;
 	struct ib_mr *mr;
 	int ret;
 
-	if (!dev->ops.reg_user_mr_dmabuf)
+	if (!pd->device->ops.reg_user_mr_dmabuf)
 		return -EOPNOTSUPP;
-	ret = mr_dmabuf_req_get(attrs, dev, &req);
+	ret = mr_dmabuf_req_get(attrs, pd->device, &req);
 	if (ret)
 		return ret;
-	mr = dev->ops.reg_user_mr_dmabuf(pd, req.offset, req.length, req.iova,
-					 req.fd, req.access,
-					 &attrs->driver_udata);
+	mr = pd->device->ops.reg_user_mr_dmabuf(pd, req.offset, req.length,
+						req.iova, req.fd, req.access,
+						&attrs->driver_udata);
 	if (IS_ERR(mr))
 		return PTR_ERR(mr);
-	mr_adopt(mr, pd, uobj);
+	mr_adopt(mr, pd, uverbs_attr_get_uobject(
+				 attrs, UVERBS_ATTR_REG_DMABUF_MR_HANDLE));
 	uverbs_finalize_uobj_create(attrs, UVERBS_ATTR_REG_DMABUF_MR_HANDLE);
 	return uverbs_copy_to(attrs, UVERBS_ATTR_REG_DMABUF_MR_RESP_LKEY,
 			      &mr->lkey, sizeof(mr->lkey)) ?:
