@@ -126,6 +126,21 @@ static int odp_init_range(struct ib_umem_odp *odp, unsigned long addr,
 	return ret;
 }
 
+/*
+ * Undoes odp_init_range().  The pages are unmapped while the notifier
+ * still watches them: until it is removed, no page can be freed under a
+ * mapping without the umem being told.
+ */
+static void odp_fini_range(struct ib_umem_odp *odp)
+{
+	mutex_lock(&odp->umem_mutex);
+	ib_umem_odp_unmap_dma_pages(odp, 0, U64_MAX);
+	mutex_unlock(&odp->umem_mutex);
+	mmu_interval_notifier_remove(&odp->notifier);
+	kvfree(odp->pfn_list);
+	kvfree(odp->dma_list);
+}
+
 /**
  * ib_umem_odp_get() - a umem of the caller's memory, for on-demand paging
  * @device: the RDMA device that will access it
@@ -214,8 +229,7 @@ EXPORT_SYMBOL(ib_umem_odp_alloc_implicit);
  */
 struct ib_umem_odp *
 ib_umem_odp_alloc_child(struct ib_umem_odp *root, unsigned long addr,
-			size_t size,
-			const struct mmu_interval_notifier_ops *ops)
+			size_t size, const struct mmu_interval_notifier_ops *ops)
 {
 	struct mm_struct *mm = root->umem.owning_mm;
 	struct ib_umem_odp *odp;
@@ -250,15 +264,8 @@ EXPORT_SYMBOL(ib_umem_odp_alloc_child);
  */
 void ib_umem_odp_release(struct ib_umem_odp *umem_odp)
 {
-	if (!umem_odp->is_implicit_odp) {
-		mutex_lock(&umem_odp->umem_mutex);
-		ib_umem_odp_unmap_dma_pages(umem_odp, ib_umem_start(umem_odp),
-					    ib_umem_end(umem_odp));
-		mutex_unlock(&umem_odp->umem_mutex);
-		mmu_interval_notifier_remove(&umem_odp->notifier);
-		kvfree(umem_odp->dma_list);
-		kvfree(umem_odp->pfn_list);
-	}
+	if (!umem_odp->is_implicit_odp)
+		odp_fini_range(umem_odp);
 	odp_free(umem_odp);
 }
 EXPORT_SYMBOL(ib_umem_odp_release);
