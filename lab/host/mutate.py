@@ -4,11 +4,12 @@
 
   mutate.py check LIST [--tree DIR]
       parse LIST and find every entry's function and text under DIR/core/
-      (default: the clone); one line per entry, exit status 1 if any is
-      stale
+      or DIR/uverbs/ (default: the clone); one line per entry, exit status
+      1 if any is stale
   mutate.py build LIST --tree DIR --state DIR --make CMD...
       for each entry: apply it to the mirror DIR (a build directory), run
-      CMD (an incremental build), keep core/ib_core.ko as
+      CMD (an incremental build), keep the mutated module (core/ib_core.ko,
+      or uverbs/ib_uverbs.ko as <state>/data/<id>.ib_uverbs.ko) as
       <state>/data/<id>.ko, restore the source; writes <state>/data/mutants
       (the guest's list) and <state>/mutants.json
   mutate.py judge --state DIR [--exclude CASE]... [--id ID] [--min-rate N]
@@ -47,7 +48,12 @@ SUITES = [
     ('core/restrack/', ['rdma_kunit_nl']),
     ('core/counters/', ['rdma_kunit_nl']),
     ('core/main.c', _ALL),
+    # ib_uverbs (a mutant of it runs on the baseline ib_core)
+    ('uverbs/', ['rdma_kunit_uverbs']),
 ]
+
+# The folders whose code is mutated, and the module each one builds.
+MODULES = {'core': 'core/ib_core.ko', 'uverbs': 'uverbs/ib_uverbs.ko'}
 
 FIELDS = ('function', 'from', 'to', 'why', 'suites')
 
@@ -190,12 +196,12 @@ def text_pattern(text):
 
 
 def locate(tree, entry):
-    """Where entry applies under tree/core: (path relative to tree, start,
-    end) of the one occurrence of its text in its function's body.  Raises
-    ListError with the reason an entry is stale."""
+    """Where entry applies under tree/core or tree/uverbs: (path relative
+    to tree, start, end) of the one occurrence of its text in its function's
+    body.  Raises ListError with the reason an entry is stale."""
     defs = []
-    core = os.path.join(tree, 'core')
-    for root, dirs, files in os.walk(core):
+    walk = [w for top in sorted(MODULES) for w in os.walk(os.path.join(tree, top))]
+    for root, dirs, files in walk:
         dirs.sort()
         for f in sorted(files):
             if not f.endswith(('.c', '.h')):
@@ -206,7 +212,7 @@ def locate(tree, entry):
             for body in function_bodies(text, entry['function']):
                 defs.append((os.path.relpath(path, tree), text, body))
     if not defs:
-        raise ListError(f'function {entry["function"]} not found under core/')
+        raise ListError(f'function {entry["function"]} not found under core/ or uverbs/')
     if len(defs) > 1:
         raise ListError(f'function {entry["function"]} defined {len(defs)} times: '
                         + ', '.join(d[0] for d in defs))
@@ -239,10 +245,19 @@ def cmd_check(args):
             print(f'stale {i:3} {e["id"]:34} {err}')
     core = {os.path.relpath(os.path.join(r, f), args.tree)
             for r, _, fs in os.walk(os.path.join(args.tree, 'core')) for f in fs if f.endswith('.c')}
-    print(f'{len(entries)} entries, {stale} stale; they change {len(files)} of the '
+    others = sorted(files - core)
+    print(f'{len(entries)} entries, {stale} stale; they change {len(files & core)} of the '
           f'{len(core)} .c files of core/'
-          + (f' (none in {", ".join(sorted(core - files))})' if core - files else ''))
+          + (f' (none in {", ".join(sorted(core - files))})' if core - files else '')
+          + (f', and {", ".join(others)}' if others else ''))
     return 1 if stale else 0
+
+
+def mutant_suffix(top):
+    """How the data file of a mutant of folder top ends: an ib_core mutant
+    is KEY.ko, an ib_uverbs one KEY.ib_uverbs.ko (the guest loads the
+    baseline ib_core under it)."""
+    return '.ko' if top == 'core' else '.' + os.path.basename(MODULES[top])
 
 
 def disassembly(obj):
@@ -297,8 +312,9 @@ def cmd_build(args):
                 m['status'], m['detail'] = 'equivalent', 'same object code as the baseline'
             else:
                 m['status'] = 'built'
-                shutil.copy(os.path.join(args.tree, 'core', 'ib_core.ko'),
-                            os.path.join(data, m['key'] + '.ko'))
+                top = rel.split(os.sep)[0]
+                shutil.copy(os.path.join(args.tree, MODULES[top]),
+                            os.path.join(data, m['key'] + mutant_suffix(top)))
                 guest.append(f'{m["key"]} {" ".join(m["suites"])}')
                 suites_all += [s for s in m['suites'] if s not in suites_all]
         finally:
@@ -420,7 +436,8 @@ def evidence(mutant, ledger, exclude):
     return how, statuses
 
 
-OUR_FRAME = re.compile(r'\((ib_core|rdma_\w+):(\w+)\+|\] (\w+)\+0x\w+/0x\w+ \[(ib_core|rdma_\w+)\]')
+OUR_FRAME = re.compile(r'\((ib_core|ib_uverbs|rdma_\w+):(\w+)\+|'
+                       r'\] (\w+)\+0x\w+/0x\w+ \[(ib_core|ib_uverbs|rdma_\w+)\]')
 
 
 def report_title(log, i):
@@ -450,14 +467,19 @@ def residue(boot, key):
 
 def module_dir(state, key):
     """A directory with the modules mutant key ran with, for naming frames
-    in its leak reports: the baseline's, its own ib_core.ko."""
+    in its leak reports: the baseline's, its own ib_core.ko or
+    ib_uverbs.ko."""
     d = os.path.join(state, 'names', key)
     if not os.path.isdir(d):
         shutil.copytree(os.path.join(state, 'modules'), d, copy_function=os.link)
-        core = [os.path.join(r, f) for r, _, fs in os.walk(d) for f in fs if f == 'ib_core.ko']
-        for path in core:
-            os.unlink(path)
-            os.link(os.path.join(state, 'data', key + '.ko'), path)
+        for top, mod in MODULES.items():
+            own = os.path.join(state, 'data', key + mutant_suffix(top))
+            if not os.path.exists(own):
+                continue
+            name = os.path.basename(mod)
+            for path in [os.path.join(r, f) for r, _, fs in os.walk(d) for f in fs if f == name]:
+                os.unlink(path)
+                os.link(own, path)
     return d
 
 

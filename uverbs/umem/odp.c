@@ -395,7 +395,6 @@ static int odp_get_owner(struct ib_umem_odp *odp, struct task_struct **task)
  */
 int ib_umem_odp_map_dma_and_lock(struct ib_umem_odp *umem_odp, u64 user_virt,
 				 u64 bcnt, u64 access_mask, bool fault)
-	__acquires(&umem_odp->umem_mutex)
 {
 	unsigned long pgsz = BIT(umem_odp->page_shift);
 	struct hmm_range range = { .notifier = &umem_odp->notifier };

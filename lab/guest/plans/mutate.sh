@@ -1,11 +1,12 @@
 #!/bin/sh
 # Guest plan of lab/host/mutate.sh: run the KUnit suites against ib_core
-# mutants, one after the other, in one boot.
+# and ib_uverbs mutants, one after the other, in one boot.
 #
 #   plans/mutate.sh KEY...
 #
 # /lab/data/mutants has a line "KEY SUITE_MODULE..." per mutant and
-# /lab/data/KEY.ko is its ib_core ("baseline" is the unmutated one);
+# /lab/data/KEY.ko is its ib_core ("baseline" is the unmutated one), or
+# /lab/data/KEY.ib_uverbs.ko its ib_uverbs, loaded on the baseline ib_core;
 # /lab/data/exclude lists excluded cases (SUITE/CASE).  For each KEY in
 # order: clear the kernel log and kmemleak's list, insmod the file (so that
 # modprobe's choice cannot interfere), load the test-double driver, load
@@ -70,11 +71,21 @@ caught() {
 run_mutant() {
 	_k=$1
 	shift
-	if ! insmod "/lab/data/$_k.ko" 2>"$d/insmod.err"; then
+	_core=/lab/data/$_k.ko _uverbs=/lab/data/$_k.ib_uverbs.ko
+	[ -f "$_uverbs" ] && _core=/lab/data/baseline.ko
+	if ! insmod "$_core" 2>"$d/insmod.err"; then
 		echo "FAIL load ib_core $(cat "$d/insmod.err")" >>"$d/steps"
 		return
 	fi
 	echo "ok load ib_core" >>"$d/steps"
+	if [ -f "$_uverbs" ]; then
+		if ! insmod "$_uverbs" 2>"$d/insmod.err"; then
+			echo "FAIL load ib_uverbs $(cat "$d/insmod.err")" >>"$d/steps"
+			rmmod ib_core
+			return
+		fi
+		echo "ok load ib_uverbs" >>"$d/steps"
+	fi
 	cat /proc/modules >>"$d/modules.txt"
 	if lab_load rdma_kunit_tdev; then
 		echo "ok load rdma_kunit_tdev" >>"$d/steps"
@@ -96,7 +107,7 @@ run_mutant() {
 	else
 		echo "FAIL load rdma_kunit_tdev" >>"$d/steps"
 	fi
-	# rdma_kunit_uverbs pulled ib_uverbs in.
+	# rdma_kunit_uverbs pulled ib_uverbs in (or the mutant's is loaded).
 	if [ -d /sys/module/ib_uverbs ]; then
 		rmmod ib_uverbs || echo "FAIL unload ib_uverbs" >>"$d/steps"
 	fi
