@@ -19,7 +19,6 @@
  * what a mapping left in dma_list and unlocks before the case checks it.
  */
 #include <kunit/test.h>
-#include <linux/hmm.h>
 #include <linux/kthread.h>
 #include <linux/mm.h>
 #include <linux/mman.h>
