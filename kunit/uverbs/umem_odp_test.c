@@ -335,6 +335,22 @@ static u32 *ot_dev_view(dma_addr_t dma)
 	return (u32 *)(uintptr_t)(dma & ODP_DMA_ADDR_MASK);
 }
 
+static dma_addr_t ot_zero_page_dma(void)
+{
+	return (dma_addr_t)(uintptr_t)page_address(ZERO_PAGE(0));
+}
+
+/*
+ * The device writes @val through dma_list entry @dma; never into the zero
+ * page, where a broken mapping would put it (and every process after).
+ */
+static void ot_dev_write(struct kunit *test, dma_addr_t dma, u32 val)
+{
+	KUNIT_ASSERT_NE_MSG(test, dma & ODP_DMA_ADDR_MASK, ot_zero_page_dma(),
+			    "a page mapped for write is the zero page");
+	*ot_dev_view(dma) = val;
+}
+
 /* Whether the page mapped at @addr (present already) is dirty. */
 static bool ot_dirty(struct kunit *test, unsigned long addr)
 {
@@ -518,8 +534,8 @@ static void odp_map_read_then_write(struct kunit *test)
 	for (i = 0; i < 4; i++)
 		KUNIT_EXPECT_EQ(test, s->dma[i] & OT_RW, (dma_addr_t)OT_RW);
 	/* What the device writes, the process reads */
-	*ot_dev_view(s->dma[3]) = 0xfeed;
-	*ot_dev_view(s->dma[1]) = 0xbeef;
+	ot_dev_write(test, s->dma[3], 0xfeed);
+	ot_dev_write(test, s->dma[1], 0xbeef);
 	KUNIT_EXPECT_EQ(test, ot_peek(test, base + 3 * PAGE_SIZE), 0xfeedU);
 	KUNIT_EXPECT_EQ(test, ot_peek(test, base + PAGE_SIZE), 0xbeefU);
 
@@ -572,15 +588,14 @@ static void odp_map_present_pages(struct kunit *test)
 			(dma_addr_t)ODP_READ_ALLOWED_BIT);
 	KUNIT_EXPECT_EQ(test, *ot_dev_view(s->dma[2]), 3U);
 	zero = s->dma[3] & ODP_DMA_ADDR_MASK;
-	KUNIT_EXPECT_EQ(test, zero,
-			(dma_addr_t)(uintptr_t)page_address(ZERO_PAGE(0)));
+	KUNIT_EXPECT_EQ(test, zero, ot_zero_page_dma());
 
 	/* The page not touched yet, faulted in for write */
 	KUNIT_ASSERT_EQ(test, ot_map(test, odp, base + PAGE_SIZE, 4,
 				     OT_RW, true, s), 1);
 	KUNIT_EXPECT_EQ(test, s->npages, 4);
 	KUNIT_EXPECT_EQ(test, s->dma[1] & OT_RW, (dma_addr_t)OT_RW);
-	*ot_dev_view(s->dma[1]) = 0x5a5a;
+	ot_dev_write(test, s->dma[1], 0x5a5a);
 	KUNIT_EXPECT_EQ(test, ot_peek(test, base + PAGE_SIZE), 0x5a5aU);
 
 	/* Write to the zero page: a new page, after an invalidation */
@@ -594,7 +609,7 @@ static void odp_map_present_pages(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s->npages, 4);
 	KUNIT_EXPECT_NE(test, s->dma[3] & ODP_DMA_ADDR_MASK, zero);
 	KUNIT_EXPECT_EQ(test, s->dma[3] & OT_RW, (dma_addr_t)OT_RW);
-	*ot_dev_view(s->dma[3]) = 0x77;
+	ot_dev_write(test, s->dma[3], 0x77);
 	KUNIT_EXPECT_EQ(test, ot_peek(test, base + 3 * PAGE_SIZE), 0x77U);
 	KUNIT_EXPECT_EQ(test, ot_peek(test, base), 1U);
 }
