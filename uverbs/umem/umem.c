@@ -235,7 +235,8 @@ EXPORT_SYMBOL(ib_umem_get);
  *
  * Unmaps and unpins its pages (dirtying them if the device could write
  * them), gives back the locked-memory charge and frees @umem.  A dma-buf
- * umem goes to ib_umem_dmabuf_release() (dmabuf.c) instead.
+ * umem goes to ib_umem_dmabuf_release() (dmabuf.c), an ODP umem (is_odp)
+ * to ib_umem_odp_release() (odp.c) instead.
  */
 void ib_umem_release(struct ib_umem *umem)
 {
@@ -243,6 +244,10 @@ void ib_umem_release(struct ib_umem *umem)
 		return;
 	if (umem->is_dmabuf) {
 		ib_umem_dmabuf_release(to_ib_umem_dmabuf(umem));
+		return;
+	}
+	if (umem->is_odp) {
+		ib_umem_odp_release(to_ib_umem_odp(umem));
 		return;
 	}
 	ib_dma_unmap_sgtable_attrs(umem->ibdev, &umem->sgt_append.sgt,
