@@ -226,6 +226,7 @@ struct uvk *uvk_new_unregistered(struct kunit *test,
 	memset(page_address(u->page), 0x5a, PAGE_SIZE);
 
 	tp.driver_id = p->driver_id;
+	tp.dma_device = p->dma_device;
 	u->td = tdev_create(&tp);
 	if (IS_ERR(u->td))
 		__free_page(u->page);

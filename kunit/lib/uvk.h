@@ -42,6 +42,7 @@
  * @uverbs_abi_ver: its uverbs ABI version
  * @cmd_mask_clear: write() commands taken out of its uverbs_cmd_mask
  * @cmd_mask_set: write() commands added to it
+ * @dma_device: the device has a real DMA device (tdev_params.dma_device)
  */
 struct uvk_params {
 	const struct uapi_definition *driver_def;
@@ -50,6 +51,7 @@ struct uvk_params {
 	u32 uverbs_abi_ver;
 	u64 cmd_mask_clear;
 	u64 cmd_mask_set;
+	bool dma_device;
 };
 
 /**

@@ -4,13 +4,15 @@
 
   mutate.py check LIST [--tree DIR]
       parse LIST and find every entry's function and text under DIR/core/
-      (default: the clone); one line per entry, exit status 1 if any is
-      stale
+      or DIR/uverbs/ (default: the clone); one line per entry, exit status
+      1 if any is stale
   mutate.py build LIST --tree DIR --state DIR --make CMD...
       for each entry: apply it to the mirror DIR (a build directory), run
-      CMD (an incremental build), keep core/ib_core.ko as
-      <state>/data/<id>.ko, restore the source; writes <state>/data/mutants
-      (the guest's list) and <state>/mutants.json
+      CMD (an incremental build), keep the module it changed
+      (core/ib_core.ko or uverbs/ib_uverbs.ko) as <state>/data/<id>.ko
+      (with <id>.module naming it when it is not ib_core), restore the
+      source; writes <state>/data/mutants (the guest's list) and
+      <state>/mutants.json
   mutate.py judge --state DIR [--exclude CASE]... [--id ID] [--min-rate N]
       the verdict of one mutant (--id), or of all and the summary
 
@@ -47,7 +49,17 @@ SUITES = [
     ('core/restrack/', ['rdma_kunit_nl']),
     ('core/counters/', ['rdma_kunit_nl']),
     ('core/main.c', _ALL),
+    # ib_uverbs: its suites are all in one module.
+    ('uverbs/', ['rdma_kunit_uverbs']),
 ]
+
+# The folders mutations apply to and the module each one builds.
+MODULES = [('core/', 'core/ib_core.ko'), ('uverbs/', 'uverbs/ib_uverbs.ko')]
+
+
+def module_of(rel):
+    """The module (path in the build tree) that file rel is part of."""
+    return next(ko for prefix, ko in MODULES if rel.startswith(prefix))
 
 FIELDS = ('function', 'from', 'to', 'why', 'suites')
 
@@ -190,23 +202,23 @@ def text_pattern(text):
 
 
 def locate(tree, entry):
-    """Where entry applies under tree/core: (path relative to tree, start,
-    end) of the one occurrence of its text in its function's body.  Raises
-    ListError with the reason an entry is stale."""
+    """Where entry applies under tree/core or tree/uverbs: (path relative to
+    tree, start, end) of the one occurrence of its text in its function's
+    body.  Raises ListError with the reason an entry is stale."""
     defs = []
-    core = os.path.join(tree, 'core')
-    for root, dirs, files in os.walk(core):
-        dirs.sort()
-        for f in sorted(files):
-            if not f.endswith(('.c', '.h')):
-                continue
-            path = os.path.join(root, f)
-            with open(path) as fh:
-                text = fh.read()
-            for body in function_bodies(text, entry['function']):
-                defs.append((os.path.relpath(path, tree), text, body))
+    for prefix, _ in MODULES:
+        for root, dirs, files in os.walk(os.path.join(tree, prefix)):
+            dirs.sort()
+            for f in sorted(files):
+                if not f.endswith(('.c', '.h')):
+                    continue
+                path = os.path.join(root, f)
+                with open(path) as fh:
+                    text = fh.read()
+                for body in function_bodies(text, entry['function']):
+                    defs.append((os.path.relpath(path, tree), text, body))
     if not defs:
-        raise ListError(f'function {entry["function"]} not found under core/')
+        raise ListError(f'function {entry["function"]} not found under core/ or uverbs/')
     if len(defs) > 1:
         raise ListError(f'function {entry["function"]} defined {len(defs)} times: '
                         + ', '.join(d[0] for d in defs))
@@ -238,9 +250,10 @@ def cmd_check(args):
             stale += 1
             print(f'stale {i:3} {e["id"]:34} {err}')
     core = {os.path.relpath(os.path.join(r, f), args.tree)
-            for r, _, fs in os.walk(os.path.join(args.tree, 'core')) for f in fs if f.endswith('.c')}
+            for prefix, _ in MODULES
+            for r, _, fs in os.walk(os.path.join(args.tree, prefix)) for f in fs if f.endswith('.c')}
     print(f'{len(entries)} entries, {stale} stale; they change {len(files)} of the '
-          f'{len(core)} .c files of core/'
+          f'{len(core)} .c files of core/ and uverbs/'
           + (f' (none in {", ".join(sorted(core - files))})' if core - files else ''))
     return 1 if stale else 0
 
@@ -297,8 +310,11 @@ def cmd_build(args):
                 m['status'], m['detail'] = 'equivalent', 'same object code as the baseline'
             else:
                 m['status'] = 'built'
-                shutil.copy(os.path.join(args.tree, 'core', 'ib_core.ko'),
-                            os.path.join(data, m['key'] + '.ko'))
+                ko = module_of(rel)
+                shutil.copy(os.path.join(args.tree, ko), os.path.join(data, m['key'] + '.ko'))
+                if ko != 'core/ib_core.ko':
+                    with open(os.path.join(data, m['key'] + '.module'), 'w') as f:
+                        f.write(os.path.basename(ko)[:-3] + '\n')
                 guest.append(f'{m["key"]} {" ".join(m["suites"])}')
                 suites_all += [s for s in m['suites'] if s not in suites_all]
         finally:
@@ -420,7 +436,8 @@ def evidence(mutant, ledger, exclude):
     return how, statuses
 
 
-OUR_FRAME = re.compile(r'\((ib_core|rdma_\w+):(\w+)\+|\] (\w+)\+0x\w+/0x\w+ \[(ib_core|rdma_\w+)\]')
+OUR_FRAME = re.compile(r'\((ib_core|ib_uverbs|rdma_\w+):(\w+)\+|'
+                       r'\] (\w+)\+0x\w+/0x\w+ \[(ib_core|ib_uverbs|rdma_\w+)\]')
 
 
 def report_title(log, i):
@@ -450,11 +467,16 @@ def residue(boot, key):
 
 def module_dir(state, key):
     """A directory with the modules mutant key ran with, for naming frames
-    in its leak reports: the baseline's, its own ib_core.ko."""
+    in its leak reports: the baseline's, its own ib_core.ko or ib_uverbs.ko."""
     d = os.path.join(state, 'names', key)
     if not os.path.isdir(d):
         shutil.copytree(os.path.join(state, 'modules'), d, copy_function=os.link)
-        core = [os.path.join(r, f) for r, _, fs in os.walk(d) for f in fs if f == 'ib_core.ko']
+        try:
+            with open(os.path.join(state, 'data', key + '.module')) as f:
+                name = f.read().strip() + '.ko'
+        except OSError:
+            name = 'ib_core.ko'
+        core = [os.path.join(r, f) for r, _, fs in os.walk(d) for f in fs if f == name]
         for path in core:
             os.unlink(path)
             os.link(os.path.join(state, 'data', key + '.ko'), path)

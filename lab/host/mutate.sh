@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# make mutate: do the KUnit suites catch bugs in ib_core?  Builds a mutant
-# ib_core for each entry of a mutation list, runs the suite modules that
-# cover the mutated code against each one in the test kernel, and says per
-# mutation whether they caught it (Documentation/mutation.rst).
+# make mutate: do the KUnit suites catch bugs in ib_core and ib_uverbs?
+# Builds a mutant module for each entry of a mutation list, runs the suite
+# modules that cover the mutated code against each one in the test kernel,
+# and says per mutation whether they caught it (Documentation/mutation.rst).
 #
 #   lab/host/mutate.sh [options] [LIST]
 #

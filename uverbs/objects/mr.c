@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Memory regions over a user context's memory: write() REG_MR and
- * DEREG_MR, ioctl() MR_DESTROY, QUERY_MR and ADVISE_MR.  The driver pins
- * and maps the memory (ib_umem_get()); an MR holds a usecnt on its PD and
- * is listed by resource tracking with the creating task.
+ * DEREG_MR, ioctl() MR_DESTROY, QUERY_MR, ADVISE_MR and REG_DMABUF_MR.
+ * The driver pins and maps the memory (ib_umem_get(), or for a dma-buf
+ * ib_umem_dmabuf_get*()); an MR holds a usecnt on its PD and is listed by
+ * resource tracking with the creating task.
  *
  * Access rights are checked as the kernel verbs check them
  * (ib_check_mr_access()): remote write or atomic without local write,
@@ -20,13 +21,13 @@ static int mr_free(struct ib_uobject *uobj, enum rdma_remove_reason why,
 	return ib_dereg_mr_user(uobj->object, &attrs->driver_udata);
 }
 
-/* What the core keeps in a user MR the driver has just registered. */
+/*
+ * What the core keeps in a user MR the driver has just registered; its
+ * I/O address and length are the driver's to set.
+ */
 static void mr_adopt(struct ib_mr *mr, struct ib_pd *pd,
-		     struct ib_uobject *uobj,
-		     const struct ib_uverbs_reg_mr *cmd)
+		     struct ib_uobject *uobj)
 {
-	mr->iova = cmd->hca_va;
-	mr->length = cmd->length;
 	mr->uobject = uobj;
 	mr->sig_attrs = NULL;
 	mr->dm = NULL;
@@ -52,8 +53,11 @@ static struct ib_mr *mr_register(struct uverbs_attr_bundle *attrs,
 	mr = pd->device->ops.reg_user_mr(pd, cmd->start, cmd->length,
 					 cmd->hca_va, cmd->access_flags,
 					 &attrs->driver_udata);
-	if (!IS_ERR(mr))
-		mr_adopt(mr, pd, uobj, cmd);
+	if (!IS_ERR(mr)) {
+		mr_adopt(mr, pd, uobj);
+		mr->iova = cmd->hca_va;
+		mr->length = cmd->length;
+	}
 	objs_put_pd(pd);
 	return mr;
 }
@@ -151,6 +155,98 @@ static int UVERBS_HANDLER(UVERBS_METHOD_ADVISE_MR)(
 					 attrs);
 }
 
+/**
+ * struct mr_dmabuf_req - what ioctl() REG_DMABUF_MR asks for
+ * @offset: where the MR starts in the dma-buf
+ * @length: its length
+ * @iova: its I/O address
+ * @fd: the dma-buf's file descriptor
+ * @access: IB_ACCESS_* flags
+ */
+struct mr_dmabuf_req {
+	u64 offset;
+	u64 length;
+	u64 iova;
+	u32 fd;
+	u32 access;
+};
+
+/* Reads REG_DMABUF_MR's attributes and checks them as the target does. */
+static int mr_dmabuf_req_get(struct uverbs_attr_bundle *attrs,
+			     struct ib_device *dev, struct mr_dmabuf_req *req)
+{
+	int ret;
+
+	ret = uverbs_copy_from(&req->offset, attrs,
+			       UVERBS_ATTR_REG_DMABUF_MR_OFFSET) ?:
+	      uverbs_copy_from(&req->length, attrs,
+			       UVERBS_ATTR_REG_DMABUF_MR_LENGTH) ?:
+	      uverbs_copy_from(&req->iova, attrs,
+			       UVERBS_ATTR_REG_DMABUF_MR_IOVA);
+	if (ret)
+		return ret;
+	/* The I/O address keeps the offset's position in its page. */
+	if ((req->offset ^ req->iova) & ~PAGE_MASK)
+		return -EINVAL;
+	ret = uverbs_copy_from(&req->fd, attrs, UVERBS_ATTR_REG_DMABUF_MR_FD) ?:
+	      uverbs_get_flags32(&req->access, attrs,
+				 UVERBS_ATTR_REG_DMABUF_MR_ACCESS_FLAGS,
+				 IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_READ |
+				 IB_ACCESS_REMOTE_WRITE |
+				 IB_ACCESS_REMOTE_ATOMIC |
+				 IB_ACCESS_RELAXED_ORDERING);
+	return ret ?: ib_check_mr_access(dev, req->access);
+}
+
+static int UVERBS_HANDLER(UVERBS_METHOD_REG_DMABUF_MR)(
+	struct uverbs_attr_bundle *attrs)
+{
+	struct ib_pd *pd = uverbs_attr_get_obj(
+		attrs, UVERBS_ATTR_REG_DMABUF_MR_PD_HANDLE);
+	struct mr_dmabuf_req req;
+	struct ib_mr *mr;
+	int ret;
+
+	if (!pd->device->ops.reg_user_mr_dmabuf)
+		return -EOPNOTSUPP;
+	ret = mr_dmabuf_req_get(attrs, pd->device, &req);
+	if (ret)
+		return ret;
+	mr = pd->device->ops.reg_user_mr_dmabuf(pd, req.offset, req.length,
+						req.iova, req.fd, req.access,
+						&attrs->driver_udata);
+	if (IS_ERR(mr))
+		return PTR_ERR(mr);
+	mr_adopt(mr, pd, uverbs_attr_get_uobject(
+				 attrs, UVERBS_ATTR_REG_DMABUF_MR_HANDLE));
+	uverbs_finalize_uobj_create(attrs, UVERBS_ATTR_REG_DMABUF_MR_HANDLE);
+	return uverbs_copy_to(attrs, UVERBS_ATTR_REG_DMABUF_MR_RESP_LKEY,
+			      &mr->lkey, sizeof(mr->lkey)) ?:
+	       uverbs_copy_to(attrs, UVERBS_ATTR_REG_DMABUF_MR_RESP_RKEY,
+			      &mr->rkey, sizeof(mr->rkey));
+}
+
+DECLARE_UVERBS_NAMED_METHOD(
+	UVERBS_METHOD_REG_DMABUF_MR,
+	UVERBS_ATTR_IDR(UVERBS_ATTR_REG_DMABUF_MR_HANDLE, UVERBS_OBJECT_MR,
+			UVERBS_ACCESS_NEW, UA_MANDATORY),
+	UVERBS_ATTR_IDR(UVERBS_ATTR_REG_DMABUF_MR_PD_HANDLE, UVERBS_OBJECT_PD,
+			UVERBS_ACCESS_READ, UA_MANDATORY),
+	UVERBS_ATTR_PTR_IN(UVERBS_ATTR_REG_DMABUF_MR_OFFSET,
+			   UVERBS_ATTR_TYPE(u64), UA_MANDATORY),
+	UVERBS_ATTR_PTR_IN(UVERBS_ATTR_REG_DMABUF_MR_LENGTH,
+			   UVERBS_ATTR_TYPE(u64), UA_MANDATORY),
+	UVERBS_ATTR_PTR_IN(UVERBS_ATTR_REG_DMABUF_MR_IOVA,
+			   UVERBS_ATTR_TYPE(u64), UA_MANDATORY),
+	UVERBS_ATTR_PTR_IN(UVERBS_ATTR_REG_DMABUF_MR_FD,
+			   UVERBS_ATTR_TYPE(u32), UA_MANDATORY),
+	UVERBS_ATTR_FLAGS_IN(UVERBS_ATTR_REG_DMABUF_MR_ACCESS_FLAGS,
+			     enum ib_access_flags),
+	UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_REG_DMABUF_MR_RESP_LKEY,
+			    UVERBS_ATTR_TYPE(u32), UA_MANDATORY),
+	UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_REG_DMABUF_MR_RESP_RKEY,
+			    UVERBS_ATTR_TYPE(u32), UA_MANDATORY));
+
 DECLARE_UVERBS_NAMED_METHOD(
 	UVERBS_METHOD_ADVISE_MR,
 	UVERBS_ATTR_IDR(UVERBS_ATTR_ADVISE_MR_PD_HANDLE, UVERBS_OBJECT_PD,
@@ -183,9 +279,10 @@ DECLARE_UVERBS_NAMED_METHOD_DESTROY(
 
 DECLARE_UVERBS_NAMED_OBJECT(UVERBS_OBJECT_MR,
 			    UVERBS_TYPE_ALLOC_IDR(mr_free),
+			    &UVERBS_METHOD(UVERBS_METHOD_REG_DMABUF_MR),
+			    &UVERBS_METHOD(UVERBS_METHOD_QUERY_MR),
 			    &UVERBS_METHOD(UVERBS_METHOD_ADVISE_MR),
-			    &UVERBS_METHOD(UVERBS_METHOD_MR_DESTROY),
-			    &UVERBS_METHOD(UVERBS_METHOD_QUERY_MR));
+			    &UVERBS_METHOD(UVERBS_METHOD_MR_DESTROY));
 
 const struct uapi_definition uverbs_def_obj_mr[] = {
 	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(UVERBS_OBJECT_MR,

@@ -230,16 +230,26 @@ free:
 EXPORT_SYMBOL(ib_umem_get);
 
 /**
- * ib_umem_release() - undo ib_umem_get()
+ * ib_umem_release() - undo ib_umem_get() or ib_umem_dmabuf_get*()
  * @umem: the umem, or NULL
  *
  * Unmaps and unpins its pages (dirtying them if the device could write
- * them), gives back the locked-memory charge and frees @umem.
+ * them), gives back the locked-memory charge and frees @umem.  A dma-buf
+ * umem goes to ib_umem_dmabuf_release() (dmabuf.c), an ODP umem (is_odp)
+ * to ib_umem_odp_release() (odp.c) instead.
  */
 void ib_umem_release(struct ib_umem *umem)
 {
 	if (!umem)
 		return;
+	if (umem->is_dmabuf) {
+		ib_umem_dmabuf_release(to_ib_umem_dmabuf(umem));
+		return;
+	}
+	if (umem->is_odp) {
+		ib_umem_odp_release(to_ib_umem_odp(umem));
+		return;
+	}
 	ib_dma_unmap_sgtable_attrs(umem->ibdev, &umem->sgt_append.sgt,
 				   DMA_BIDIRECTIONAL, 0);
 	umem_unpin(umem, umem->writable);

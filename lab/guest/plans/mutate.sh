@@ -1,11 +1,13 @@
 #!/bin/sh
 # Guest plan of lab/host/mutate.sh: run the KUnit suites against ib_core
-# mutants, one after the other, in one boot.
+# and ib_uverbs mutants, one after the other, in one boot.
 #
 #   plans/mutate.sh KEY...
 #
 # /lab/data/mutants has a line "KEY SUITE_MODULE..." per mutant and
-# /lab/data/KEY.ko is its ib_core ("baseline" is the unmutated one);
+# /lab/data/KEY.ko is its ib_core ("baseline" is the unmutated one), or
+# its ib_uverbs if /lab/data/KEY.module says so (it then runs on the
+# unmutated ib_core);
 # /lab/data/exclude lists excluded cases (SUITE/CASE).  For each KEY in
 # order: clear the kernel log and kmemleak's list, insmod the file (so that
 # modprobe's choice cannot interfere), load the test-double driver, load
@@ -70,11 +72,21 @@ caught() {
 run_mutant() {
 	_k=$1
 	shift
+	_mod=ib_core
+	[ -f "/lab/data/$_k.module" ] && _mod=$(cat "/lab/data/$_k.module")
+	if [ "$_mod" != ib_core ]; then
+		if ! insmod /lab/data/baseline.ko 2>"$d/insmod.err"; then
+			echo "FAIL load ib_core $(cat "$d/insmod.err")" >>"$d/steps"
+			return
+		fi
+		echo "ok load ib_core" >>"$d/steps"
+	fi
 	if ! insmod "/lab/data/$_k.ko" 2>"$d/insmod.err"; then
-		echo "FAIL load ib_core $(cat "$d/insmod.err")" >>"$d/steps"
+		echo "FAIL load $_mod $(cat "$d/insmod.err")" >>"$d/steps"
+		[ "$_mod" = ib_core ] || rmmod ib_core
 		return
 	fi
-	echo "ok load ib_core" >>"$d/steps"
+	echo "ok load $_mod" >>"$d/steps"
 	cat /proc/modules >>"$d/modules.txt"
 	if lab_load rdma_kunit_tdev; then
 		echo "ok load rdma_kunit_tdev" >>"$d/steps"
@@ -96,7 +108,7 @@ run_mutant() {
 	else
 		echo "FAIL load rdma_kunit_tdev" >>"$d/steps"
 	fi
-	# rdma_kunit_uverbs pulled ib_uverbs in.
+	# rdma_kunit_uverbs pulled ib_uverbs in, or it is the mutant.
 	if [ -d /sys/module/ib_uverbs ]; then
 		rmmod ib_uverbs || echo "FAIL unload ib_uverbs" >>"$d/steps"
 	fi
