@@ -14,9 +14,11 @@
  * port (one entry per RoCE version the port supports), telling a driver
  * with add_gid about it.
  *
- * Locking: device->cache_lock (rwlock) protects the slots and the port's
- * subnet prefix, lmc and state; readers may be in any context, writers
- * disable interrupts.  ibdev_gid_mutex serialises rebuilds of tables
+ * The port's other cached attributes are port_cache.c's.
+ *
+ * Locking: device->cache_lock (rwlock) protects the slots (and what
+ * port_cache.c keeps); readers may be in any context, writers disable
+ * interrupts.  ibdev_gid_mutex serialises rebuilds of tables
  * (they call the driver, which may sleep).
  */
 #include "abi/ib_core/cache.h"
@@ -305,23 +307,6 @@ void ibdev_cache_gid_del(const struct ib_gid_attr *attr)
 	mutex_unlock(&ibdev_gid_mutex);
 }
 
-/* The port's state, LMC and (IB) subnet prefix as the driver reports them. */
-static void ibdev_port_cache_update(struct ib_device *device, u32 port)
-{
-	struct ib_port_cache *cache = &device->port_data[port].cache;
-	struct ib_port_attr attr;
-	unsigned long flags;
-
-	if (ibdev_port_query(device, port, &attr))
-		return;
-	write_lock_irqsave(&device->cache_lock, flags);
-	cache->port_state = attr.state;
-	cache->lmc = attr.lmc;
-	if (attr.subnet_prefix)
-		cache->subnet_prefix = attr.subnet_prefix;
-	write_unlock_irqrestore(&device->cache_lock, flags);
-}
-
 /**
  * ibdev_cache_port_reload - rebuild a port's GID table
  * @device: a registered device
@@ -394,6 +379,7 @@ void ibdev_cache_cleanup(struct ib_device *device)
 		kfree(table);
 	}
 	mutex_unlock(&ibdev_gid_mutex);
+	ibdev_port_cache_cleanup(device);
 }
 
 /*

@@ -106,6 +106,11 @@ struct ib_gid_attr;
 int ibdev_cache_setup(struct ib_device *device);
 void ibdev_cache_cleanup(struct ib_device *device);
 void ibdev_cache_port_reload(struct ib_device *device, u32 port);
+/* Exported for ib_core's own modules; no public header declares it. */
+void ib_get_cached_subnet_prefix(struct ib_device *device, u32 port_num,
+				 u64 *sn_pfx);
+void ibdev_port_cache_update(struct ib_device *device, u32 port);
+void ibdev_port_cache_cleanup(struct ib_device *device);
 int ibdev_cache_gid_add(struct ib_device *device, u32 port,
 			const union ib_gid *gid, enum ib_gid_type type,
 			struct net_device *ndev, u32 first);

@@ -305,6 +305,49 @@ int ib_query_pkey(struct ib_device *device, u32 port_num, u16 index, u16 *pkey)
 EXPORT_SYMBOL(ib_query_pkey);
 
 /**
+ * ib_find_pkey - the slot of a partition in a port's P_Key table, asking
+ *	the driver
+ * @device: the device
+ * @port_num: the port
+ * @pkey: the P_Key; its membership bit is ignored
+ * @index: the slot: the first with full membership if the table has one,
+ *	else the last with limited membership
+ *
+ * Process context (the driver may sleep); ib_find_cached_pkey() answers
+ * from the core's copy in any context.
+ *
+ * Return: 0; -ENOENT if the partition is not in the table; the error of
+ * ib_query_pkey().
+ */
+int ib_find_pkey(struct ib_device *device, u32 port_num, u16 pkey,
+		 u16 *index)
+{
+	int limited = -1;
+	u16 entry;
+	int i, ret;
+
+	if (!rdma_is_port_valid(device, port_num))
+		return -EINVAL;
+	for (i = 0; i < device->port_data[port_num].immutable.pkey_tbl_len; i++) {
+		ret = ib_query_pkey(device, port_num, i, &entry);
+		if (ret)
+			return ret;
+		if ((entry ^ pkey) & 0x7fff)
+			continue;
+		if (entry & 0x8000) {
+			*index = i;
+			return 0;
+		}
+		limited = i;
+	}
+	if (limited < 0)
+		return -ENOENT;
+	*index = limited;
+	return 0;
+}
+EXPORT_SYMBOL(ib_find_pkey);
+
+/**
  * ib_modify_port - change port attributes
  * @device: the device
  * @port_num: the port

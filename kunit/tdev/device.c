@@ -160,13 +160,17 @@ static enum rdma_link_layer tdev_get_link_layer(struct ib_device *ibdev,
 	return to_tdev(ibdev)->params.link_layer;
 }
 
-/* The table holds the default P_Key in slot 0; every other slot is 0. */
+/* The port's table: the default P_Key in slot 0 until tdev_set_pkey(). */
 static int tdev_query_pkey(struct ib_device *ibdev, u32 port, u16 index,
 			   u16 *pkey)
 {
+	struct tdev *td = to_tdev(ibdev);
+
 	if (tdev_failing(ibdev, TDEV_FAIL_QUERY_PKEY))
 		return -EIO;
-	*pkey = index ? 0 : 0xffff;
+	spin_lock(&td->lock);
+	*pkey = td->port[port].pkeys[index];
+	spin_unlock(&td->lock);
 	return 0;
 }
 
@@ -447,6 +451,7 @@ static void tdev_init_fields(struct tdev *td)
 	for (port = 1; port <= p->ports; port++) {
 		td->port[port].state = IB_PORT_ACTIVE;
 		td->port[port].lid = port;
+		td->port[port].pkeys[0] = 0xffff;
 		td->port[port].cap_flags = IB_PORT_CM_SUP;
 	}
 }
@@ -657,6 +662,30 @@ int tdev_device_event(struct tdev *td, enum ib_event_type type)
 	return tv_engine_event(td, &event);
 }
 EXPORT_SYMBOL_GPL(tdev_device_event);
+
+/**
+ * tdev_set_pkey - set a P_Key in the port's table, as a subnet manager would
+ * @td: the device
+ * @port: a valid port
+ * @index: the slot, below params.pkey_tbl_len
+ * @pkey: the P_Key (bit 15: full membership; 0 empties the slot)
+ *
+ * Hardware reports such a change with IB_EVENT_PKEY_CHANGE: the test raises
+ * it with tdev_port_event() when it wants the core to know.
+ *
+ * Return: 0 or -EINVAL.
+ */
+int tdev_set_pkey(struct tdev *td, u32 port, u16 index, u16 pkey)
+{
+	if (port < 1 || port > td->params.ports ||
+	    index >= td->params.pkey_tbl_len)
+		return -EINVAL;
+	spin_lock(&td->lock);
+	td->port[port].pkeys[index] = pkey;
+	spin_unlock(&td->lock);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(tdev_set_pkey);
 
 /**
  * tdev_set_gid - set a GID in the driver's table (params.driver_gids)

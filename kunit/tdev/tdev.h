@@ -152,6 +152,7 @@ struct tdev_port {
 	u16 lid;
 	u32 cap_flags;
 	union ib_gid gids[TDEV_MAX_GIDS];
+	u16 pkeys[TDEV_MAX_PKEYS];
 };
 
 struct tv_engine;
@@ -232,6 +233,7 @@ struct tdev *tdev_create_registered(const struct tdev_params *params);
 void tdev_fail(struct tdev *td, enum tdev_fail_op op, bool fail);
 int tdev_port_event(struct tdev *td, u32 port, enum ib_event_type type);
 int tdev_device_event(struct tdev *td, enum ib_event_type type);
+int tdev_set_pkey(struct tdev *td, u32 port, u16 index, u16 pkey);
 int tdev_set_gid(struct tdev *td, u32 port, int index,
 		 const union ib_gid *gid);
 void tdev_qp_fatal(struct ib_qp *qp);

@@ -97,7 +97,10 @@ since=()
 [ -s "$o/modules.txt" ] && since+=(--modules "$o/modules.txt" "$build")
 python3 "$HOST_DIR/results.py" reports "${since[@]}" "${reports[@]}" >"$out/reports.txt" || rc=1
 sed -E "s#^(PASS|FAIL|SKIP) #\\1 $prefix#" "$out/reports.txt"
-p=$(grep -c '^PASS ' "$out/ktap.txt" "$o/plan.log" 2>/dev/null | awk -F: '{ s += $2 } END { print s }')
-f=$(grep -c '^FAIL ' "$out/ktap.txt" "$o/plan.log" 2>/dev/null | awk -F: '{ s += $2 } END { print s }')
+# Counts of result lines (grep -c exits 1 when a count is 0: not an error)
+count() { { grep -c "$1" "$out/ktap.txt" "$o/plan.log" 2>/dev/null || true; } |
+	awk -F: '{ s += $2 } END { print s + 0 }'; }
+p=$(count '^PASS ')
+f=$(count '^FAIL ')
 echo "suite: $kernel kernel: $p passed, $f failed (before reports); VM $(cat "$out/seconds" 2>/dev/null || echo ?)s; run in $out"
 exit $rc

@@ -4,7 +4,8 @@
 #   plans/suite.sh [--modload] [--kunit MODULE...] [--scenario NAME...]
 #
 # --modload     insert and remove ib_core, rdma_devwatch and the test-double
-#               driver, one result line per step (modload/*)
+#               driver, then the kernel's hardware RDMA drivers whose imports
+#               we provide, one result line per step (modload/*)
 # --kunit       load ib_core and the test-double driver, then load and unload
 #               each KUnit suite module (KUnit runs a module's suites when it
 #               loads; the results go to the kernel log), unload them all
@@ -64,6 +65,36 @@ run_modload() {
 	done
 	if lab_rdma_left; then lab_fail modload/none-left "$(lab_rdma_left)"; rc=1
 	else lab_pass modload/none-left; fi
+	run_hw_drivers
+}
+
+# The kernel's hardware RDMA drivers whose ib_core and ib_uverbs imports
+# ours all provide load on them (modprobe takes ours from updates/) and
+# unload again; without their hardware they only register their PCI or
+# auxiliary drivers.  A kernel without one of them gets a SKIP.
+HW_DRIVERS="mlx5_ib irdma ocrdma usnic_verbs"
+run_hw_drivers() {
+	for m in $HW_DRIVERS; do
+		if ! modinfo -n "$m" >/dev/null 2>&1; then
+			echo "SKIP modload/hw/$m (not in this kernel)"
+			continue
+		fi
+		_mark=$(dmesg | wc -l)
+		if lab_load_intree "$m" && [ -d "/sys/module/$m" ]; then
+			_bad=$(dmesg | tail -n +"$((_mark + 1))" |
+				grep -E -m3 'disagrees about version|Unknown symbol|no symbol version')
+			if [ -z "$_bad" ]; then lab_pass "modload/hw/$m"
+			else lab_fail "modload/hw/$m" "$_bad"; rc=1; fi
+		else
+			lab_fail "modload/hw/$m" "$(dmesg | tail -n +"$((_mark + 1))" | tail -3 | tr '\n' ' ')"
+			rc=1
+		fi
+		modmap
+		modprobe -r "$m" 2>/dev/null
+	done
+	lab_unload_all
+	if lab_rdma_left; then lab_fail modload/hw/none-left "$(lab_rdma_left)"; rc=1
+	else lab_pass modload/hw/none-left; fi
 }
 
 run_kunit() {
