@@ -1,19 +1,20 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""List the exports of core/ that no KUnit case calls.
+"""List the exports of core/ and uverbs/ that no KUnit case calls.
 
     kunit/coverage.py [--headers DIR] [--verbose]
 
 An export counts as called when its name appears in a file of kunit/core/
 or kunit/uverbs/ (the suites) or kunit/lib/ (the helpers the suites
-call), or when a
-static inline function or macro of the RDMA headers that wraps it does
-(ib_alloc_pd() for __ib_alloc_pd(), ib_dereg_mr() for ib_dereg_mr_user()
+call), or when a static inline function or macro of the RDMA headers that
+wraps it does (ib_alloc_pd() for __ib_alloc_pd(), ib_dereg_mr() for
+ib_dereg_mr_user(), uverbs_get_const() for _uverbs_get_const_unsigned()
 ...).  The test double (kunit/tdev/) does not count: it is not a case.
 
-Exports are the names in EXPORT_SYMBOL*() of core/; a macro that exports
-its argument (IBDEV_LEVEL_FN(name, ...)) counts each of its uses.  The
-headers are read from --headers (default: include/rdma of the newest
+Exports are the names in EXPORT_SYMBOL*() of core/ (ib_core) and of
+uverbs/ (ib_uverbs); a macro that exports its argument
+(IBDEV_LEVEL_FN(name, ...)) counts each of its uses.  The headers are read
+from --headers (default: include/rdma of the newest
 /usr/src/linux-headers-*-common).
 
 Prints one line per export not called and a summary; exits 1 if there is
@@ -26,8 +27,11 @@ import re
 import sys
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+EXPORT_DIRS = ('core', 'uverbs')
 WRAPPER_HEADERS = ('ib_verbs.h', 'ib_cache.h', 'rw.h', 'mr_pool.h',
-                   'ib_addr.h')
+                   'ib_addr.h', 'ib_umem.h', 'ib_umem_odp.h',
+                   'uverbs_ioctl.h', 'uverbs_std_types.h',
+                   'uverbs_types.h')
 EXPORT = re.compile(r'EXPORT_SYMBOL(?:_GPL)?\(\s*(\w+)\s*\)')
 DEFINE = re.compile(r'#define\s+(\w+)\(([^)]*)\)')
 
@@ -55,10 +59,10 @@ def macro_end(text, pos):
         pos = nl + 1
 
 
-def exports():
-    """The names core/ exports, with exporting macros expanded."""
+def exports(subdir):
+    """The names @subdir exports, with exporting macros expanded."""
     names = set()
-    for path in c_files(os.path.join(TOP, 'core')):
+    for path in c_files(os.path.join(TOP, subdir)):
         text = read(path)
         in_macros = []
         exporting = {}
@@ -141,20 +145,25 @@ def main():
     args = ap.parse_args()
     if not os.path.isdir(args.headers):
         sys.exit('coverage: no RDMA headers in %r (--headers)' % args.headers)
-    names = exports()
     by_callee = wrappers(args.headers)
     text = kunit_text()
-    missing = []
-    for name in sorted(names):
-        via = called(name, text, by_callee)
-        if via is None:
-            missing.append(name)
-            print('NOT CALLED %s' % name)
-        elif args.verbose:
-            print('called %s%s' % (name, '' if via == name else ' (via %s)' % via))
-    print('coverage: %d exports of core/, %d called by the KUnit cases, '
-          '%d not called' % (len(names), len(names) - len(missing),
-                             len(missing)))
+    per_dir = []
+    total = missing = 0
+    for subdir in EXPORT_DIRS:
+        names = exports(subdir)
+        per_dir.append('%s/ (%d)' % (subdir, len(names)))
+        total += len(names)
+        for name in sorted(names):
+            via = called(name, text, by_callee)
+            if via is None:
+                missing += 1
+                print('NOT CALLED %s' % name)
+            elif args.verbose:
+                print('called %s%s' % (name, '' if via == name
+                                       else ' (via %s)' % via))
+    print('coverage: %d exports of %s, %d called by the KUnit cases, '
+          '%d not called' % (total, ' and '.join(per_dir), total - missing,
+                             missing))
     return 1 if missing else 0
 
 

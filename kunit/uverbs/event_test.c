@@ -59,6 +59,16 @@ static __poll_t et_poll(struct file *f)
 	return f->f_op->poll(f, NULL);
 }
 
+/*
+ * Wait (bounded, tk_wait_for()) until @f has an event to read: the device
+ * raises each event later, from its own context, one at a time, so one
+ * event being readable says nothing of the next.
+ */
+static bool et_wait_event(struct file *f)
+{
+	return tk_wait_for(et_poll(f) & EPOLLIN);
+}
+
 static void event_port_event_read(struct kunit *test)
 {
 	struct et *et = test->priv;
@@ -66,16 +76,19 @@ static void event_port_event_read(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, et_read(et, et->afile, &ev, true), -EAGAIN);
 	KUNIT_EXPECT_FALSE(test, et_poll(et->afile));
-	tdev_port_event(et->u->td, 1, IB_EVENT_PORT_ERR);
-	tdev_port_event(et->u->td, 1, IB_EVENT_PORT_ACTIVE);
-	KUNIT_EXPECT_TRUE(test, tk_wait_for(et_poll(et->afile) & EPOLLIN));
+	KUNIT_ASSERT_EQ(test, tdev_port_event(et->u->td, 1, IB_EVENT_PORT_ERR), 0);
+	KUNIT_ASSERT_EQ(test, tdev_port_event(et->u->td, 1, IB_EVENT_PORT_ACTIVE),
+			0);
+	KUNIT_ASSERT_TRUE(test, et_wait_event(et->afile));
 	KUNIT_EXPECT_EQ(test, et_read(et, et->afile, &ev, true),
 			(ssize_t)sizeof(ev));
 	KUNIT_EXPECT_EQ(test, ev.element, 1ULL);
 	KUNIT_EXPECT_EQ(test, ev.event_type, (u32)IB_EVENT_PORT_ERR);
 	KUNIT_EXPECT_EQ(test, ev.reserved, 0u);
 	/* A buffer too small for one event: -EINVAL, the event stays */
+	KUNIT_ASSERT_TRUE(test, et_wait_event(et->afile));
 	KUNIT_EXPECT_EQ(test, uvk_read(et->u, et->afile, &ev, 8, true), -EINVAL);
+	KUNIT_EXPECT_TRUE(test, et_poll(et->afile) & EPOLLIN);
 	KUNIT_EXPECT_EQ(test, et_read(et, et->afile, &ev, true),
 			(ssize_t)sizeof(ev));
 	KUNIT_EXPECT_EQ(test, ev.event_type, (u32)IB_EVENT_PORT_ACTIVE);
@@ -130,15 +143,18 @@ static void event_every_async_file(struct kunit *test)
 	second = uvk_take_fd(req.attrs[0].data);
 	KUNIT_ASSERT_NOT_NULL(test, second);
 	tdev_port_event(et->u->td, 1, IB_EVENT_GID_CHANGE);
-	KUNIT_EXPECT_TRUE(test, tk_wait_for(et_poll(second) & EPOLLIN));
+	KUNIT_EXPECT_TRUE(test, et_wait_event(second));
 	KUNIT_EXPECT_EQ(test, et_read(et, second, &ev, true), (ssize_t)sizeof(ev));
 	KUNIT_EXPECT_EQ(test, ev.event_type, (u32)IB_EVENT_GID_CHANGE);
+	/* Each file's handler is called in turn: the other may come later */
+	KUNIT_EXPECT_TRUE(test, et_wait_event(et->afile));
 	KUNIT_EXPECT_EQ(test, et_read(et, et->afile, &ev, true),
 			(ssize_t)sizeof(ev));
+	KUNIT_EXPECT_EQ(test, ev.event_type, (u32)IB_EVENT_GID_CHANGE);
 	/* A closed async file hears nothing more, the other one does */
 	uvk_close(et->u, second);
 	tdev_port_event(et->u->td, 1, IB_EVENT_SM_CHANGE);
-	KUNIT_EXPECT_TRUE(test, tk_wait_for(et_poll(et->afile) & EPOLLIN));
+	KUNIT_EXPECT_TRUE(test, et_wait_event(et->afile));
 	uvk_close(et->u, et->f);
 	et->f = NULL;
 }
@@ -167,7 +183,7 @@ static void event_file_outlives_uverbs_file(struct kunit *test)
 	struct ib_uverbs_async_event_desc ev;
 
 	tdev_port_event(et->u->td, 1, IB_EVENT_PORT_ERR);
-	KUNIT_EXPECT_TRUE(test, tk_wait_for(et_poll(et->afile) & EPOLLIN));
+	KUNIT_EXPECT_TRUE(test, et_wait_event(et->afile));
 	/* The uverbs file goes: queued events can still be read */
 	uvk_close(et->u, et->f);
 	et->f = NULL;

@@ -2,8 +2,9 @@
 /*
  * KUnit suite for ib_uverbs' ioctl() parser (uverbs/core/ioctl.c) and the
  * attribute helpers handlers call (uverbs/core/attrs.c: _uverbs_alloc,
- * uverbs_copy_to, uverbs_copy_to_struct_or_zero, uverbs_get_flags32/64,
- * _uverbs_get_const_signed/unsigned, uverbs_finalize_uobj_create).
+ * uverbs_copy_to, uverbs_copy_to_struct_or_zero, uverbs_get_flags32,
+ * uverbs_get_flags64, _uverbs_get_const_signed/unsigned,
+ * uverbs_finalize_uobj_create).
  *
  * Requests go through a real /dev/infiniband/uverbsN of a test device
  * whose driver chain is tobj_driver_def (tobj.h), with the header and the
@@ -397,6 +398,78 @@ static void ioctl_flags_and_consts(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, it_run(it, &req), -ENOSPC);
 }
 
+/* A TOBJ_M_ATTRS request with TOBJ_A_FLAGS of @len bytes, inline @data. */
+static long it_flags(struct it *it, u16 len, u64 data)
+{
+	struct uvk_ioctl req;
+	struct ib_uverbs_attr *a;
+
+	it_attrs_req(it, &req);
+	a = uvk_attr(&req, TOBJ_A_FLAGS, UVERBS_ATTR_F_MANDATORY);
+	a->len = len;
+	a->data = data;
+	return it_run(it, &req);
+}
+
+/*
+ * uverbs_get_flags64() and uverbs_get_flags32() on one attribute (the
+ * handler reads it both ways): absent is no flag, 4 bytes are read as a
+ * u32 whatever the rest of the inline data holds, 8 bytes as a u64; an
+ * unknown bit, or another size, is -EINVAL and leaves the flags unread;
+ * flags32 refuses what flags64 takes above bit 31.
+ */
+static void ioctl_flags64(struct kunit *test)
+{
+	struct it *it = test->priv;
+	struct uvk_ioctl req;
+
+	it_attrs_req(it, &req);
+	KUNIT_EXPECT_EQ(test, it_run(it, &req), 0);
+	KUNIT_EXPECT_EQ(test, tobj_log.attrs.flags64_ret, 0);
+	KUNIT_EXPECT_EQ(test, tobj_log.attrs.flags64, 0ULL);
+
+	/* 4 bytes: the high half of the inline data is not the flags' */
+	KUNIT_EXPECT_EQ(test, it_flags(it, 4, 0xffff000000000003ULL), 0);
+	KUNIT_EXPECT_EQ(test, tobj_log.attrs.flags64_ret, 0);
+	KUNIT_EXPECT_EQ(test, tobj_log.attrs.flags64, 0x3ULL);
+	KUNIT_EXPECT_EQ(test, tobj_log.attrs.flags_ret, 0);
+	KUNIT_EXPECT_EQ(test, tobj_log.attrs.flags, 0x3u);
+	/* The same 8 bytes as an 8-byte attribute: unknown bits */
+	KUNIT_EXPECT_EQ(test, it_flags(it, 8, 0xffff000000000003ULL), 0);
+	KUNIT_EXPECT_EQ(test, tobj_log.attrs.flags64_ret, -EINVAL);
+	KUNIT_EXPECT_EQ(test, tobj_log.attrs.flags64, (u64)TOBJ_FLAGS_UNREAD);
+	KUNIT_EXPECT_EQ(test, tobj_log.attrs.flags_ret, -EINVAL);
+
+	/* A known bit above 32: flags64's, too wide for flags32 */
+	KUNIT_EXPECT_EQ(test, it_flags(it, 8, BIT_ULL(40) | 1), 0);
+	KUNIT_EXPECT_EQ(test, tobj_log.attrs.flags64_ret, 0);
+	KUNIT_EXPECT_EQ(test, tobj_log.attrs.flags64, BIT_ULL(40) | 1);
+	KUNIT_EXPECT_EQ(test, tobj_log.attrs.flags_ret, -EINVAL);
+	KUNIT_EXPECT_EQ(test, tobj_log.attrs.flags, TOBJ_FLAGS_UNREAD);
+
+	/* Unknown bits, low and high */
+	KUNIT_EXPECT_EQ(test, it_flags(it, 8, 0x4), 0);
+	KUNIT_EXPECT_EQ(test, tobj_log.attrs.flags64_ret, -EINVAL);
+	KUNIT_EXPECT_EQ(test, tobj_log.attrs.flags64, (u64)TOBJ_FLAGS_UNREAD);
+	KUNIT_EXPECT_EQ(test, it_flags(it, 4, 0x80000001), 0);
+	KUNIT_EXPECT_EQ(test, tobj_log.attrs.flags64_ret, -EINVAL);
+	KUNIT_EXPECT_EQ(test, it_flags(it, 8, BIT_ULL(63)), 0);
+	KUNIT_EXPECT_EQ(test, tobj_log.attrs.flags64_ret, -EINVAL);
+	KUNIT_EXPECT_EQ(test, tobj_log.attrs.flags_ret, -EINVAL);
+
+	/* Sizes the method's 4 to 8 bytes let through, neither u32 nor u64 */
+	KUNIT_EXPECT_EQ(test, it_flags(it, 5, 0x1), 0);
+	KUNIT_EXPECT_EQ(test, tobj_log.attrs.flags64_ret, -EINVAL);
+	KUNIT_EXPECT_EQ(test, tobj_log.attrs.flags64, (u64)TOBJ_FLAGS_UNREAD);
+	KUNIT_EXPECT_EQ(test, tobj_log.attrs.flags_ret, -EINVAL);
+	KUNIT_EXPECT_EQ(test, it_flags(it, 7, 0x1), 0);
+	KUNIT_EXPECT_EQ(test, tobj_log.attrs.flags64_ret, -EINVAL);
+	/* and those it does not: the request fails, the handler never runs */
+	KUNIT_EXPECT_EQ(test, it_flags(it, 2, 0x1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, it_flags(it, 16, 0x1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, tobj_log.attrs.calls, 9);
+}
+
 static void ioctl_handler_eprotonosupport(struct kunit *test)
 {
 	struct it *it = test->priv;
@@ -485,6 +558,7 @@ static struct kunit_case ioctl_cases[] = {
 	KUNIT_CASE(ioctl_raw_fd),
 	KUNIT_CASE(ioctl_idrs_array),
 	KUNIT_CASE(ioctl_flags_and_consts),
+	KUNIT_CASE(ioctl_flags64),
 	KUNIT_CASE(ioctl_handler_eprotonosupport),
 	KUNIT_CASE(ioctl_bundle_alloc),
 	KUNIT_CASE(ioctl_udata),

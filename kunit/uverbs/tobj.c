@@ -295,8 +295,14 @@ static void tobj_attrs_objs(struct uverbs_attr_bundle *attrs)
 	for (i = 0; i < n && i < 4; i++)
 		tobj_log.attrs.idr_values[i] =
 			((struct tobj *)uobjs[i]->object)->value;
+	tobj_log.attrs.flags = TOBJ_FLAGS_UNREAD;
 	tobj_log.attrs.flags_ret = uverbs_get_flags32(&tobj_log.attrs.flags,
-						      attrs, TOBJ_A_FLAGS, 0x3);
+						      attrs, TOBJ_A_FLAGS,
+						      TOBJ_FLAGS32_KNOWN);
+	tobj_log.attrs.flags64 = TOBJ_FLAGS_UNREAD;
+	tobj_log.attrs.flags64_ret =
+		uverbs_get_flags64(&tobj_log.attrs.flags64, attrs, TOBJ_A_FLAGS,
+				   TOBJ_FLAGS64_KNOWN);
 	tobj_log.attrs.const_ret =
 		uverbs_get_const_default(&tobj_log.attrs.const_val, attrs,
 					 TOBJ_A_CONST16, 7);

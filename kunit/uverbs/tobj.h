@@ -86,7 +86,7 @@ enum {
 	TOBJ_A_ENUM,		/* ENUM_IN of tobj_enum_specs */
 	TOBJ_A_RAW_FD,		/* RAW_FD */
 	TOBJ_A_IDRS,		/* IDRS_ARRAY of 1 to 4 TOBJ_OBJ, READ */
-	TOBJ_A_FLAGS,		/* FLAGS_IN, bits 0 and 1 known */
+	TOBJ_A_FLAGS,		/* FLAGS_IN: bits 0, 1 known (32), and 40 (64) */
 	TOBJ_A_CONST16,		/* CONST_IN of a u16 */
 	TOBJ_A_MAND,		/* PTR_IN u32, mandatory */
 	TOBJ_A_RET,		/* const: what the handler returns */
@@ -104,6 +104,12 @@ struct tobj_in {
 	u64 b;
 	u64 c;
 };
+
+/* What TOBJ_M_ATTRS knows of TOBJ_A_FLAGS, read as 32 and as 64 bits. */
+#define TOBJ_FLAGS32_KNOWN	0x3ULL
+#define TOBJ_FLAGS64_KNOWN	(TOBJ_FLAGS32_KNOWN | BIT_ULL(40))
+/* What the flags read as before the handler reads them. */
+#define TOBJ_FLAGS_UNREAD	0x5a5a5a5aU
 
 /* The driver attribute added to GET_CONTEXT. */
 #define TOBJ_A_GET_CONTEXT_DRV	TOBJ_NS_ATTR
@@ -200,6 +206,8 @@ struct tobj_log {
 		u64 idr_values[4];
 		int flags_ret;
 		u32 flags;
+		int flags64_ret;
+		u64 flags64;
 		int const_ret;
 		u16 const_val;
 		bool pool_zeroed;

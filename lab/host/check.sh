@@ -198,7 +198,8 @@ else
 	result FAIL checkpatch "no checkpatch.pl (the test kernel's tree)"
 fi
 
-# Every export of core/ is called by a KUnit case (kunit/coverage.py).
+# Every export of core/ and uverbs/ is called by a KUnit case
+# (kunit/coverage.py).
 if python3 "$TOP_DIR/kunit/coverage.py" >"$LOGS/coverage.log" 2>&1; then
 	result PASS kunit/coverage "$(tail -n1 "$LOGS/coverage.log")"
 else
