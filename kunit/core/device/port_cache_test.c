@@ -115,20 +115,22 @@ static void pkey_query_fails(struct kunit *test)
 	tdev_destroy(td);
 }
 
+/* A lock of the suite's: the cached lookups run under it, irqs off. */
+static DEFINE_SPINLOCK(pc_lock);
+
 /* The cached lookups may be called with interrupts off, under a spinlock. */
 static void pkey_atomic_context(struct kunit *test)
 {
 	struct tdev *td = pc_dev(test, "ktpa%d");
-	DEFINE_SPINLOCK(lock);
 	unsigned long flags;
 	int get, find, exact;
 	u16 pkey, ix;
 
-	spin_lock_irqsave(&lock, flags);
+	spin_lock_irqsave(&pc_lock, flags);
 	get = ib_get_cached_pkey(&td->ibdev, 1, 0, &pkey);
 	find = ib_find_cached_pkey(&td->ibdev, 1, 0xffff, &ix);
 	exact = ib_find_exact_cached_pkey(&td->ibdev, 1, 0xffff, &ix);
-	spin_unlock_irqrestore(&lock, flags);
+	spin_unlock_irqrestore(&pc_lock, flags);
 	KUNIT_EXPECT_EQ(test, get, 0);
 	KUNIT_EXPECT_EQ(test, find, 0);
 	KUNIT_EXPECT_EQ(test, exact, 0);
