@@ -625,6 +625,10 @@ class Worker:
                               rng.getrandbits(12) << 12])
             size = rng.choice([4096, 8192, 1 << 20])
 
+        # mmap(2) takes a signed 64-bit offset: a u64 read from a response
+        # may not fit, and Python would refuse it without a system call.
+        off &= (1 << 63) - 1
+
         def do():
             m = mmap.mmap(dev.fd, size, mmap.MAP_SHARED,
                           mmap.PROT_READ | mmap.PROT_WRITE, offset=off)
