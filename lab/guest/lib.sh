@@ -184,6 +184,18 @@ lab_wait_for() {
 	"$@" >/dev/null 2>&1
 }
 
+# lab_user_objects: the user objects (QPs, CQs, MRs, PDs, contexts, SRQs)
+# that "rdma res" lists with a pid, on stdout; empty when none is left.
+lab_user_objects() {
+	for _r in qp cq mr pd ctx srq; do
+		rdma res show "$_r" | grep 'pid '
+	done
+}
+
+# lab_listening PORT: something listens on TCP port PORT (a tool's server
+# is ready for its client).
+lab_listening() { ss -ltn | grep -q ":$1 "; }
+
 # The RDMA cgroup controller (cgroup v2).  lab_rdmacg_make NAME LIMITS:
 # a child cgroup NAME of the root with rdma.max set to LIMITS ("rxe0
 # hca_handle=1 hca_object=3", or nothing for no limit); its directory on

@@ -46,19 +46,10 @@ setup() {
 	pass setup
 }
 
-# The user objects "rdma res" lists with a pid.
-user_objects() {
-	for _r in qp cq mr pd ctx srq; do
-		rdma res show "$_r" | grep 'pid '
-	done
-}
-
-listening() { ss -ltn | grep -q ":$1 "; }
-
 pingpong() {	# NAME PORT
 	timeout 120 ibv_rc_pingpong -d rxe1 -g "$G1" -p "$2" -n 50 -c >/tmp/fz-srv.out 2>&1 &
 	_spid=$!
-	lab_wait_for 60 listening "$2"
+	lab_wait_for 60 lab_listening "$2"
 	timeout 120 ibv_rc_pingpong -d rxe0 -g "$G0" -p "$2" -n 50 -c $B >/tmp/fz-cli.out 2>&1
 	_c=$?
 	wait $_spid
@@ -88,7 +79,7 @@ fuzz() {
 	grep -vE '^(PASS|FAIL) ' /tmp/fz.out | sed 's/^/    /'
 	echo "    uverbs_fuzz took $(( $(cut -d. -f1 /proc/uptime) - _t0 )) s"
 	grep -qE '^(PASS|FAIL) ' /tmp/fz.out || fail run "fuzzer exit $_rc, no result"
-	_left=$(user_objects)
+	_left=$(lab_user_objects)
 	[ -z "$_left" ] && pass no-objects-left || fail no-objects-left "$_left"
 	[ -e /tmp/fz.charged ] && pass cgroup-charged ||
 		fail cgroup-charged "rdma.current of the fuzzer's cgroup never counted anything"

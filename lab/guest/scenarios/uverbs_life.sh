@@ -25,8 +25,6 @@ pass() { lab_pass "$S/$1"; }
 fail() { lab_fail "$S/$1" "$2"; }
 check() { _c=$1; shift; lab_check "$S/$_c" "$@"; }
 
-listening() { ss -ltn | grep -q ":$1 "; }
-
 links_add() {
 	rdma link add rxe0 type rxe netdev veth0 &&
 		rdma link add rxe1 type rxe netdev veth1 || return 1
@@ -45,15 +43,8 @@ setup() {
 	pass setup
 }
 
-# The user objects "rdma res" lists with a pid.
-user_objects() {
-	for _r in qp cq mr pd ctx srq; do
-		rdma res show "$_r" | grep 'pid '
-	done
-}
-
 no_objects_left() {	# NAME
-	_left=$(user_objects)
+	_left=$(lab_user_objects)
 	[ -z "$_left" ] && pass "$1" || fail "$1" "$_left"
 }
 
@@ -90,7 +81,7 @@ cgroup_test() {
 	echo "rxe0 hca_handle=2 hca_object=20" >"$CG/rdma.max"
 	lab_rdmacg_run "$CG" ibv_rc_pingpong -d rxe0 -g "$G0" -p 18802 >$T/cg-h.out 2>&1 &
 	_h=$!
-	if lab_wait_for 60 listening 18802; then
+	if lab_wait_for 60 lab_listening 18802; then
 		_o=$(lab_rdmacg_use "$CG" rxe0 hca_object)
 		# PD, MR, CQ and QP
 		[ "$(lab_rdmacg_use "$CG" rxe0 hca_handle)" = 1 ] && [ "$_o" -eq 4 ] &&
@@ -124,7 +115,7 @@ cgroup_test() {
 srq_res() {
 	ibv_srq_pingpong -d rxe1 -g "$G1" -p 18810 >$T/srq.out 2>&1 &
 	_h=$!
-	if lab_wait_for 60 listening 18810; then
+	if lab_wait_for 60 lab_listening 18810; then
 		_o=$(rdma res show srq 2>&1)
 		echo "$_o" | sed 's/^/    rdma res show srq: /'
 		echo "$_o" | grep -q "type BASIC .*pid $_h " &&
@@ -203,7 +194,7 @@ unload_race() {
 	no_objects_left unload/no-objects-left
 	timeout 120 ibv_rc_pingpong -d rxe1 -g "$G1" -p 18820 -n 50 -c >$T/pp-srv.out 2>&1 &
 	_s=$!
-	lab_wait_for 60 listening 18820
+	lab_wait_for 60 lab_listening 18820
 	timeout 120 ibv_rc_pingpong -d rxe0 -g "$G0" -p 18820 -n 50 -c $B >$T/pp-cli.out 2>&1
 	_c=$?
 	wait $_s

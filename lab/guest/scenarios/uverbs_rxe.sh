@@ -37,9 +37,6 @@ setup() {
 	pass setup
 }
 
-# Wait until something listens on TCP port $1 (a server is ready).
-listening() { ss -ltn | grep -q ":$1 "; }
-
 # pair NAME PORT TOOL SERVER_ARGS CLIENT_ARGS: a server on rxe1 and a
 # client on rxe0 of TOOL (both get "-p PORT"), each within 300 s; passes
 # when both exit 0.  Their output goes to the log, indented.
@@ -48,7 +45,7 @@ pair() {
 	# shellcheck disable=SC2086
 	timeout 300 $_tool -p "$_port" $4 >$T/srv.out 2>&1 &
 	_spid=$!
-	lab_wait_for 60 listening "$_port"
+	lab_wait_for 60 lab_listening "$_port"
 	# shellcheck disable=SC2086
 	timeout 300 $_tool -p "$_port" $5 >$T/cli.out 2>&1
 	_cst=$?
@@ -115,19 +112,12 @@ perftests() {
 	done
 }
 
-# The user objects "rdma res" lists with a pid (of any process).
-user_objects() {
-	for _r in qp cq mr pd ctx srq; do
-		rdma res show "$_r" | grep 'pid '
-	done
-}
-
 # A pingpong server on rxe1 waiting for its client holds a context, a
 # PD, an MR, a CQ and a QP, and /dev/infiniband/uverbs1.
 holder_start() {
 	ibv_rc_pingpong -d rxe1 -g "$G1" -p 18620 >$T/holder.out 2>&1 &
 	HOLDER=$!
-	lab_wait_for 60 listening 18620
+	lab_wait_for 60 lab_listening 18620
 }
 
 holder_stop() {
@@ -148,7 +138,7 @@ res() {
 		pass res/qp-type || fail res/qp-type "$(rdma res show qp)"
 	check res/summary rdma res show
 	holder_stop
-	_left=$(user_objects)
+	_left=$(lab_user_objects)
 	[ -z "$_left" ] && pass res/gone-after-exit || fail res/gone-after-exit "$_left"
 }
 
@@ -161,7 +151,7 @@ unload_busy() {
 	kill -0 "$HOLDER" && [ -c /dev/infiniband/uverbs1 ] &&
 		pass busy/holder-alive || fail busy/holder-alive
 	holder_stop
-	_left=$(user_objects)
+	_left=$(lab_user_objects)
 	[ -z "$_left" ] && pass busy/no-objects-left || fail busy/no-objects-left "$_left"
 }
 
@@ -186,7 +176,7 @@ long_run_start() {	# PORT NAME
 	# shellcheck disable=SC2086
 	ib_write_bw -d rxe1 -x "$G1" -p "$1" $_a >$T/lsrv.out 2>&1 &
 	LSRV=$!
-	lab_wait_for 60 listening "$1"
+	lab_wait_for 60 lab_listening "$1"
 	# shellcheck disable=SC2086
 	ib_write_bw -d rxe0 -x "$G0" -p "$1" $_a $B >$T/lcli.out 2>&1 &
 	LCLI=$!
@@ -222,7 +212,7 @@ long_run_kill() {	# NAME
 abrupt() {
 	long_run_start 18630 abrupt/kill-9-traffic-flowing
 	long_run_kill abrupt/kill-9-under-traffic
-	_left=$(user_objects)
+	_left=$(lab_user_objects)
 	[ -z "$_left" ] && pass abrupt/kill-9-no-objects-left ||
 		fail abrupt/kill-9-no-objects-left "$_left"
 	pair abrupt/traffic-after-kill 18631 ibv_rc_pingpong \
@@ -237,7 +227,7 @@ abrupt() {
 	lab_wait_for 30 test ! -e $IB/rxe1 && pass abrupt/link-deleted ||
 		fail abrupt/link-deleted "rxe1 still there"
 	long_run_kill abrupt/link-delete-processes-end
-	_left=$(user_objects)
+	_left=$(lab_user_objects)
 	[ -z "$_left" ] && pass abrupt/link-delete-no-objects-left ||
 		fail abrupt/link-delete-no-objects-left "$_left"
 	check abrupt/link-re-add rdma link add rxe1 type rxe netdev veth1
