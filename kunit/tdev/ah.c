@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rdma_kunit_tdev: address handles, and the GRH that a UD message sent
- * with one carries to its receiver.
+ * rdma_kunit_tdev: address handles, and the network header that a
+ * datagram sent with one carries to its receiver: a GRH on InfiniBand (when
+ * the AV has one), and on RoCE always, as the receiving RoCE hardware
+ * reports it: an IPv4 header in the last 20 bytes of the room for RoCEv2
+ * between IPv4-mapped GIDs, else a GRH, with the network header type in
+ * the completion.
  *
  * An AH keeps its own copy of the address vector and of its source GID
  * (the hardware's address vector): the core's GID reference may change
@@ -11,6 +15,9 @@
  * the source GID, written by create_ah and modify_ah, read by the engine.
  * The consumer keeps the AH alive while work requests use it.
  */
+#include <linux/ip.h>
+#include <net/ipv6.h>
+#include <net/ip.h>
 #include "tdev_priv.h"
 
 /**
@@ -20,6 +27,7 @@
  * @attr: the address vector, without a GID reference
  * @sgid: the source GID of a GRH
  * @has_sgid: the AV names a source GID entry
+ * @gid_type: the type of that entry (RoCE v1 or v2 on RoCE ports)
  */
 struct tv_ah {
 	struct ib_ah ibah;
@@ -27,6 +35,7 @@ struct tv_ah {
 	struct rdma_ah_attr attr;
 	union ib_gid sgid;
 	bool has_sgid;
+	enum ib_gid_type gid_type;
 };
 
 static struct tv_ah *to_tah(struct ib_ah *ibah)
@@ -44,42 +53,96 @@ static void tv_ah_set(struct tv_ah *ah, const struct rdma_ah_attr *attr)
 	ah->attr = *attr;
 	ah->attr.grh.sgid_attr = NULL;
 	ah->has_sgid = (attr->ah_flags & IB_AH_GRH) && sgid;
-	if (ah->has_sgid)
+	if (ah->has_sgid) {
 		ah->sgid = sgid->gid;
+		ah->gid_type = sgid->gid_type;
+	}
 	spin_unlock_irqrestore(&ah->lock, flags);
 }
 
 /**
- * tv_ah_fill_grh - write the GRH of a UD message into the receiver's room
- * @grh: the first 40 bytes of the receive buffer
- * @ibah: the AH the message was sent with
- * @len: the payload length
+ * tv_ah_read - the address vector of an AH, as the engine sends with it
+ * @ibah: the AH
+ * @av: filled in
  *
- * Return: true if the AH has a GRH (and @grh was written).
+ * Any context.
  */
-bool tv_ah_fill_grh(void *grh, struct ib_ah *ibah, u32 len)
+void tv_ah_read(struct ib_ah *ibah, struct tv_av *av)
 {
 	struct tv_ah *ah = to_tah(ibah);
-	struct ib_grh *g = grh;
 	unsigned long flags;
-	bool has_grh;
 
 	spin_lock_irqsave(&ah->lock, flags);
-	has_grh = rdma_ah_get_ah_flags(&ah->attr) & IB_AH_GRH;
-	if (has_grh) {
-		memset(g, 0, sizeof(*g));
-		g->version_tclass_flow =
-			cpu_to_be32(6 << 28 | ah->attr.grh.traffic_class << 20 |
-				    ah->attr.grh.flow_label);
-		g->paylen = cpu_to_be16(len);
-		g->next_hdr = 0x1b;
-		g->hop_limit = ah->attr.grh.hop_limit;
-		if (ah->has_sgid)
-			g->sgid = ah->sgid;
-		g->dgid = ah->attr.grh.dgid;
-	}
+	av->attr = ah->attr;
+	av->sgid = ah->sgid;
+	av->has_sgid = ah->has_sgid;
+	av->gid_type = ah->gid_type;
 	spin_unlock_irqrestore(&ah->lock, flags);
-	return has_grh;
+}
+
+/* RoCEv2 over IPv4: the IPv4 header in the last 20 bytes of the room. */
+static void tv_fill_ipv4(void *room, const struct tv_av *av, u32 len)
+{
+	struct iphdr *ip = room + TV_GRH_LEN - sizeof(*ip);
+
+	memset(room, 0, TV_GRH_LEN);
+	ip->version = 4;
+	ip->ihl = 5;
+	ip->tos = av->attr.grh.traffic_class;
+	/* IP, UDP, BTH, DETH, payload, ICRC */
+	ip->tot_len = cpu_to_be16(sizeof(*ip) + 8 + 12 + 8 + len + 4);
+	ip->ttl = av->attr.grh.hop_limit;
+	ip->protocol = IPPROTO_UDP;
+	memcpy(&ip->saddr, &av->sgid.raw[12], 4);
+	memcpy(&ip->daddr, &av->attr.grh.dgid.raw[12], 4);
+	ip->check = ip_fast_csum(ip, ip->ihl);
+}
+
+/**
+ * tv_av_fill_grh - write the network header of a datagram into the
+ *	receiver's room, as the receiving hardware does
+ * @grh: the first TV_GRH_LEN bytes of the receive buffer
+ * @av: the address vector the datagram was sent with
+ * @len: the payload length
+ * @roce: the datagram arrived on a RoCE port: it always has a network
+ *	header, whose type the completion reports
+ * @wc: the receive completion, whose flags (and network header type)
+ *	are set
+ */
+bool tv_av_fill_grh(void *grh, const struct tv_av *av, u32 len, bool roce,
+		    struct ib_wc *wc)
+{
+	struct ib_grh *g = grh;
+	u8 net = RDMA_NETWORK_IB;
+
+	if (!roce && !(rdma_ah_get_ah_flags(&av->attr) & IB_AH_GRH))
+		return false;
+	if (roce) {
+		if (av->gid_type == IB_GID_TYPE_ROCE)
+			net = RDMA_NETWORK_ROCE_V1;
+		else if (ipv6_addr_v4mapped((struct in6_addr *)&av->sgid))
+			net = RDMA_NETWORK_IPV4;
+		else
+			net = RDMA_NETWORK_IPV6;
+		wc->network_hdr_type = net;
+		wc->wc_flags |= IB_WC_WITH_NETWORK_HDR_TYPE;
+	}
+	wc->wc_flags |= IB_WC_GRH;
+	if (net == RDMA_NETWORK_IPV4) {
+		tv_fill_ipv4(grh, av, len);
+		return true;
+	}
+	memset(g, 0, sizeof(*g));
+	g->version_tclass_flow =
+		cpu_to_be32(6 << 28 | av->attr.grh.traffic_class << 20 |
+			    av->attr.grh.flow_label);
+	g->paylen = cpu_to_be16(len);
+	g->next_hdr = roce && net == RDMA_NETWORK_IPV6 ? IPPROTO_UDP : 0x1b;
+	g->hop_limit = av->attr.grh.hop_limit;
+	if (av->has_sgid)
+		g->sgid = av->sgid;
+	g->dgid = av->attr.grh.dgid;
+	return true;
 }
 
 static int tv_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,

@@ -117,7 +117,7 @@ static int tdev_query_port(struct ib_device *ibdev, u32 port,
 		attr->port_cap_flags = p->cap_flags;
 		if (td->params.link_layer == IB_LINK_LAYER_INFINIBAND) {
 			attr->lid = p->lid;
-			attr->sm_lid = 1;
+			attr->sm_lid = p->sm_lid;
 		}
 		spin_unlock(&td->lock);
 	}
@@ -348,7 +348,9 @@ static void tdev_teardown(struct tdev *td)
 	u32 port;
 
 	tdev_debugfs_remove(td);
+	tv_fabric_leave(td);
 	tv_engine_destroy(td);
+	tv_lids_free(td);
 	if (!own)
 		return;
 	for (port = 1; port <= td->params.ports; port++)
@@ -450,7 +452,7 @@ static void tdev_init_fields(struct tdev *td)
 		td->ibdev.local_dma_lkey = TDEV_LOCAL_DMA_LKEY;
 	for (port = 1; port <= p->ports; port++) {
 		td->port[port].state = IB_PORT_ACTIVE;
-		td->port[port].lid = port;
+		td->port[port].sm_lid = 1;
 		td->port[port].pkeys[0] = 0xffff;
 		td->port[port].cap_flags = IB_PORT_CM_SUP;
 	}
@@ -512,6 +514,8 @@ struct tdev *tdev_create(const struct tdev_params *params)
 	tdev_set_ops(td);
 	ret = tv_engine_create(td);
 	if (!ret)
+		ret = tv_lids_alloc(td);
+	if (!ret)
 		ret = tdev_attach_netdev(td);
 	if (ret) {
 		tdev_free_unregistered(td);
@@ -526,7 +530,7 @@ EXPORT_SYMBOL_GPL(tdev_create);
  * @td: from tdev_create()
  *
  * A params.dma_device device registers with the module's platform device
- * as its DMA device.
+ * as its DMA device.  Once registered, datagrams can reach it (fabric.c).
  *
  * Return: ib_register_device()'s result.
  */
@@ -538,6 +542,7 @@ int tdev_register(struct tdev *td)
 	if (ret)
 		return ret;
 	tdev_debugfs_add(td);
+	tv_fabric_join(td);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(tdev_register);
@@ -550,6 +555,7 @@ EXPORT_SYMBOL_GPL(tdev_register);
  */
 void tdev_unregister(struct tdev *td)
 {
+	tv_fabric_leave(td);
 	tdev_debugfs_remove(td);
 	ib_unregister_device(&td->ibdev);
 }
@@ -637,7 +643,7 @@ int tdev_port_event(struct tdev *td, u32 port, enum ib_event_type type)
 	else if (type == IB_EVENT_PORT_ACTIVE)
 		td->port[port].state = IB_PORT_ACTIVE;
 	else if (type == IB_EVENT_LID_CHANGE)
-		td->port[port].lid++;
+		WRITE_ONCE(td->port[port].lid, td->port[port].lid + 1);
 	spin_unlock(&td->lock);
 	return tv_engine_event(td, &event);
 }

@@ -2,7 +2,8 @@
 /*
  * rdma_kunit_tdev: executing a send work request, in the engine.
  *
- * Two QPs of any tdevs talk by QP number.  A SEND copies the sender's
+ * Connected QPs of any tdevs talk by QP number; a datagram (UD, GSI, SMI)
+ * goes where the fabric routes it (fabric.c).  A SEND copies the sender's
  * bytes into the receiver's next posted receive; an RDMA WRITE or READ
  * copies to or from the memory an rkey of the receiver's PD grants; REG_MR
  * and LOCAL_INV act on an MR of the sender's PD.  Between RoCE devices a
@@ -20,8 +21,6 @@
  * The caller holds rcu_read_lock() for the MR lookups.
  */
 #include "tdev_priv.h"
-
-#define TV_GRH_LEN	40
 
 /* ---- cursors: bytes moved between lists of SGEs ---- */
 
@@ -173,9 +172,10 @@ static bool tv_is_connected(const struct tv_qp *qp)
 /* The receive side of a message: fills @rwc, copies the data. */
 static void tv_receive(struct tv_qp *qp, struct tv_qp *peer,
 		       struct tv_wqe *wqe, u32 len, bool has_data,
-		       struct tv_recv_copy *r, struct ib_wc *rwc)
+		       const struct tv_dest *d, struct tv_recv_copy *r,
+		       struct ib_wc *rwc)
 {
-	bool ud = qp->ibqp.qp_type == IB_QPT_UD;
+	bool ud = d;
 	struct tv_cursor dst = {
 		.pd = peer->ibqp.pd, .sge = r->sge, .nsge = r->num_sge,
 		.access = IB_ACCESS_LOCAL_WRITE,
@@ -190,8 +190,7 @@ static void tv_receive(struct tv_qp *qp, struct tv_qp *peer,
 			rwc->status = IB_WC_LOC_LEN_ERR;
 			return;
 		}
-		if (tv_ah_fill_grh(grh, wqe->ud.ah, len))
-			rwc->wc_flags |= IB_WC_GRH;
+		tv_av_fill_grh(grh, &d->av, len, d->roce, rwc);
 		room -= TV_GRH_LEN;
 		rwc->byte_len = TV_GRH_LEN;
 	}
@@ -222,21 +221,32 @@ static void tv_receive(struct tv_qp *qp, struct tv_qp *peer,
 	}
 }
 
+/* The LID of the sender's port (InfiniBand), 0 on RoCE. */
+static u32 tv_sender_lid(struct tv_qp *qp)
+{
+	u32 port = READ_ONCE(qp->attr.port_num);
+
+	if (qp->td->params.link_layer != IB_LINK_LAYER_INFINIBAND ||
+	    port < 1 || port > qp->td->params.ports)
+		return 0;
+	return READ_ONCE(qp->td->port[port].lid);
+}
+
 /*
  * Delivers a message of @len bytes (a SEND, or a WRITE's immediate) to
- * @peer and completes its receive; returns the sender's status.
+ * @peer and completes its receive; returns the sender's status.  @d is
+ * where a datagram was routed to, NULL for a connected QP.
  */
 static enum ib_wc_status tv_deliver(struct tv_qp *qp, struct tv_qp *peer,
 				    struct tv_wqe *wqe, u32 len,
-				    bool has_data)
+				    bool has_data, const struct tv_dest *d)
 {
-	bool ud = qp->ibqp.qp_type == IB_QPT_UD;
+	bool ud = d;
 	struct ib_wc rwc = {
 		.status = IB_WC_SUCCESS,
 		.opcode = has_data ? IB_WC_RECV : IB_WC_RECV_RDMA_WITH_IMM,
 		.qp = &peer->ibqp,
 		.src_qp = qp->ibqp.qp_num,
-		.slid = qp->attr.port_num,
 	};
 	bool limit = false, comm_est = false;
 	struct tv_recv_copy r;
@@ -259,9 +269,15 @@ static enum ib_wc_status tv_deliver(struct tv_qp *qp, struct tv_qp *peer,
 		return ud ? IB_WC_SUCCESS : IB_WC_RNR_RETRY_EXC_ERR;
 	}
 	rwc.wr_id = r.wr_id;
+	rwc.slid = tv_sender_lid(qp);
 	rwc.port_num = peer->attr.port_num;
 	rwc.pkey_index = peer->attr.pkey_index;
-	tv_receive(qp, peer, wqe, len, has_data, &r, &rwc);
+	if (d) {
+		rwc.port_num = d->port;
+		rwc.pkey_index = d->pkey_index;
+		rwc.sl = rdma_ah_get_sl(&d->av.attr);
+	}
+	tv_receive(qp, peer, wqe, len, has_data, d, &r, &rwc);
 	tv_cq_push(peer->ibqp.recv_cq, &rwc, r.ring, r.index,
 		   wqe->send_flags & IB_SEND_SOLICITED);
 	if (rwc.status != IB_WC_SUCCESS)
@@ -279,27 +295,37 @@ static enum ib_wc_status tv_deliver(struct tv_qp *qp, struct tv_qp *peer,
 }
 
 /*
- * The peer of a connected QP, or of a UD work request, with a reference;
- * NULL if there is none, or the message would not reach it.
+ * The peer of a connected QP, with a reference; NULL if there is none,
+ * or the message would not reach it.
  */
-static struct tv_qp *tv_peer_get(struct tv_qp *qp, struct tv_wqe *wqe)
+static struct tv_qp *tv_peer_get(struct tv_qp *qp)
 {
-	bool ud = qp->ibqp.qp_type == IB_QPT_UD;
 	struct tv_qp *peer;
-	u32 qpn;
 
-	qpn = ud ? wqe->ud.remote_qpn : READ_ONCE(qp->attr.dest_qp_num);
-	peer = tv_qp_get(qpn);
+	peer = tv_qp_get(READ_ONCE(qp->attr.dest_qp_num));
 	if (!peer)
 		return NULL;
 	if (peer->ibqp.qp_type != qp->ibqp.qp_type ||
 	    !tv_packet_arrives(peer->td) ||
-	    !tv_qp_can_receive(READ_ONCE(peer->state)) ||
-	    (ud && wqe->ud.remote_qkey != READ_ONCE(peer->attr.qkey))) {
+	    !tv_qp_can_receive(READ_ONCE(peer->state))) {
 		tv_qp_put(peer);
 		return NULL;
 	}
 	return peer;
+}
+
+/* A datagram: routed over the fabric, lost if it reaches no QP. */
+static enum ib_wc_status tv_exec_datagram(struct tv_qp *qp,
+					  struct tv_wqe *wqe, u32 len)
+{
+	struct tv_dest d;
+	enum ib_wc_status status;
+
+	if (!tv_route(qp, wqe, &d))
+		return IB_WC_SUCCESS;
+	status = tv_deliver(qp, d.qp, wqe, len, true, &d);
+	tv_qp_put(d.qp);
+	return status;
 }
 
 static enum ib_wc_status tv_exec_rdma(struct tv_qp *qp, struct tv_qp *peer,
@@ -337,7 +363,7 @@ static enum ib_wc_status tv_exec_rdma(struct tv_qp *qp, struct tv_qp *peer,
 	if (res != TV_COPY_OK)
 		return IB_WC_LOC_PROT_ERR;
 	if (wqe->opcode == IB_WR_RDMA_WRITE_WITH_IMM)
-		return tv_deliver(qp, peer, wqe, len, false);
+		return tv_deliver(qp, peer, wqe, len, false, NULL);
 	return IB_WC_SUCCESS;
 }
 
@@ -369,10 +395,11 @@ enum ib_wc_status tv_exec(struct tv_qp *qp, struct tv_wqe *wqe, u32 *byte_len)
 		break;
 	}
 
-	peer = tv_peer_get(qp, wqe);
+	if (tv_is_datagram(qp->ibqp.qp_type))
+		return tv_exec_datagram(qp, wqe, len);
+	peer = tv_peer_get(qp);
 	if (!peer)
-		return qp->ibqp.qp_type == IB_QPT_UD ? IB_WC_SUCCESS :
-						       IB_WC_RETRY_EXC_ERR;
+		return IB_WC_RETRY_EXC_ERR;
 	switch (wqe->opcode) {
 	case IB_WR_RDMA_WRITE:
 	case IB_WR_RDMA_WRITE_WITH_IMM:
@@ -380,7 +407,7 @@ enum ib_wc_status tv_exec(struct tv_qp *qp, struct tv_wqe *wqe, u32 *byte_len)
 		status = tv_exec_rdma(qp, peer, wqe, len);
 		break;
 	default:
-		status = tv_deliver(qp, peer, wqe, len, true);
+		status = tv_deliver(qp, peer, wqe, len, true, NULL);
 		break;
 	}
 	tv_qp_put(peer);

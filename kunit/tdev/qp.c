@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rdma_kunit_tdev: queue pairs (RC, UC, UD), shared receive queues and the
- * rings inside both.
+ * rdma_kunit_tdev: queue pairs (RC, UC, UD, and each port's QP0 and QP1),
+ * shared receive queues and the rings inside both.
  *
  * Owns the QP state machine of the "hardware" (its own: a state moves
  * along the edges a QP can take; which attributes a transition needs is
@@ -15,7 +15,8 @@
  * Locking: each QP and SRQ has a spinlock, IRQ-safe since the engine runs
  * in any context, over its state, attributes and rings (lock order in
  * tdev_priv.h).  tv_qps is an xarray whose IRQ-safe lock also guards
- * taking a reference on a QP found in it.
+ * taking a reference on a QP found in it, and the ports' QP0 and QP1
+ * slots (struct tdev_port.sqp).
  */
 #include <linux/delay.h>
 #include <linux/slab.h>
@@ -117,6 +118,40 @@ struct tv_qp *tv_qp_get(u32 qpn)
 		qp = NULL;
 	xa_unlock_irqrestore(&tv_qps, flags);
 	return qp;
+}
+
+/**
+ * tv_sqp_get - a port's QP0 or QP1, with a reference
+ * @td: the device
+ * @port: its port
+ * @qpn: 0 or 1
+ *
+ * Any context.
+ *
+ * Return: the QP (release it with tv_qp_put()), or NULL.
+ */
+struct tv_qp *tv_sqp_get(struct tdev *td, u32 port, u32 qpn)
+{
+	struct tv_qp *qp;
+	unsigned long flags;
+
+	xa_lock_irqsave(&tv_qps, flags);
+	qp = td->port[port].sqp[qpn];
+	if (qp && !refcount_inc_not_zero(&qp->sched.ref))
+		qp = NULL;
+	xa_unlock_irqrestore(&tv_qps, flags);
+	return qp;
+}
+
+/**
+ * tv_is_datagram - whether QPs of a type send datagrams
+ * @type: the QP type
+ *
+ * Return: true for UD QPs and the special QPs (SMI, GSI).
+ */
+bool tv_is_datagram(enum ib_qp_type type)
+{
+	return type == IB_QPT_UD || type == IB_QPT_GSI || type == IB_QPT_SMI;
 }
 
 /**
@@ -347,7 +382,7 @@ static int tv_check_caps(const struct ib_qp_init_attr *init)
 	if (init->create_flags & ~IB_QP_CREATE_INTEGRITY_EN)
 		return -EOPNOTSUPP;
 	if (init->qp_type != IB_QPT_RC && init->qp_type != IB_QPT_UC &&
-	    init->qp_type != IB_QPT_UD)
+	    !tv_is_datagram(init->qp_type))
 		return -EOPNOTSUPP;
 	if (!cap->max_send_wr || cap->max_send_wr > TV_MAX_WR ||
 	    cap->max_recv_wr > TV_MAX_WR || cap->max_send_sge > TV_MAX_SGE ||
@@ -357,10 +392,52 @@ static int tv_check_caps(const struct ib_qp_init_attr *init)
 	return 0;
 }
 
-static int tv_qp_number(struct tv_qp *qp)
+/*
+ * QP0 or QP1 of a port: one of each per port, numbered 0 and 1, bound to
+ * the port for life.
+ */
+static int tv_sqp_number(struct tv_qp *qp, u32 port)
+{
+	u32 qpn = qp->ibqp.qp_type == IB_QPT_SMI ? 0 : 1;
+	struct tdev *td = qp->td;
+	int ret = 0;
+
+	if (port < 1 || port > td->params.ports)
+		return -EINVAL;
+	xa_lock_irq(&tv_qps);
+	if (td->port[port].sqp[qpn])
+		ret = -EBUSY;
+	else
+		td->port[port].sqp[qpn] = qp;
+	xa_unlock_irq(&tv_qps);
+	if (!ret) {
+		qp->ibqp.qp_num = qpn;
+		qp->attr.port_num = port;
+	}
+	return ret;
+}
+
+/* Gives back the number of @qp (its port's slot for QP0 and QP1). */
+static void tv_qp_unnumber(struct tv_qp *qp)
+{
+	struct ib_qp *ibqp = &qp->ibqp;
+
+	if (ibqp->qp_type != IB_QPT_SMI && ibqp->qp_type != IB_QPT_GSI) {
+		xa_erase_irq(&tv_qps, ibqp->qp_num);
+		return;
+	}
+	xa_lock_irq(&tv_qps);
+	qp->td->port[qp->attr.port_num].sqp[ibqp->qp_num] = NULL;
+	xa_unlock_irq(&tv_qps);
+}
+
+static int tv_qp_number(struct tv_qp *qp, u32 port)
 {
 	u32 qpn;
 	int ret;
+
+	if (qp->ibqp.qp_type == IB_QPT_SMI || qp->ibqp.qp_type == IB_QPT_GSI)
+		return tv_sqp_number(qp, port);
 
 	ret = xa_alloc_irq(&tv_qps, &qpn, qp, XA_LIMIT(2, 0xffffff),
 			   GFP_KERNEL);
@@ -386,7 +463,7 @@ static int tv_create_xrc_tgt(struct tv_qp *qp, struct ib_qp_init_attr *init)
 	qp->state = IB_QPS_RESET;
 	memset(&init->cap, 0, sizeof(init->cap));
 	tv_sched_init(&qp->sched, td, 0, tv_qp_run);
-	return tv_qp_number(qp);
+	return tv_qp_number(qp, 0);
 }
 
 static int tv_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
@@ -425,7 +502,7 @@ static int tv_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 			goto err_sq;
 	}
 	tv_sched_init(&qp->sched, td, init->send_cq->comp_vector, tv_qp_run);
-	ret = tv_qp_number(qp);
+	ret = tv_qp_number(qp, init->port_num);
 	if (ret)
 		goto err_rq;
 	return 0;
@@ -462,7 +539,7 @@ static int tv_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 {
 	struct tv_qp *qp = to_tqp(ibqp);
 
-	xa_erase_irq(&tv_qps, ibqp->qp_num);
+	tv_qp_unnumber(qp);
 	tv_sched_retire(&qp->sched);
 	tv_qp_purge(qp);
 	kvfree(qp->rq.buf);
@@ -627,7 +704,7 @@ static bool tv_opcode_ok(enum ib_qp_type type, enum ib_wr_opcode op)
 	case IB_WR_REG_MR:
 	case IB_WR_REG_MR_INTEGRITY:
 	case IB_WR_LOCAL_INV:
-		return type != IB_QPT_UD;
+		return !tv_is_datagram(type);
 	case IB_WR_RDMA_READ:
 		return type == IB_QPT_RC;
 	default:
@@ -682,10 +759,11 @@ static void tv_copy_op(struct tv_wqe *wqe, const struct ib_send_wr *wr,
 			wqe->sig = *reg_wr(wr)->mr->sig_attrs;
 		break;
 	default:
-		if (type == IB_QPT_UD) {
+		if (tv_is_datagram(type)) {
 			wqe->ud.ah = ud_wr(wr)->ah;
 			wqe->ud.remote_qpn = ud_wr(wr)->remote_qpn;
 			wqe->ud.remote_qkey = ud_wr(wr)->remote_qkey;
+			wqe->ud.pkey_index = ud_wr(wr)->pkey_index;
 		}
 		break;
 	}
@@ -709,7 +787,7 @@ static int tv_sq_post_one(struct tv_qp *qp, const struct ib_send_wr *wr)
 	/* In the error state any work request is just flushed */
 	if (qp->state != IB_QPS_ERR &&
 	    (!tv_opcode_ok(qp->ibqp.qp_type, wr->opcode) ||
-	     (qp->ibqp.qp_type == IB_QPT_UD && !ud_wr(wr)->ah)))
+	     (tv_is_datagram(qp->ibqp.qp_type) && !ud_wr(wr)->ah)))
 		return -EINVAL;
 	if (!tv_ring_room(&qp->sq, true))
 		return -ENOMEM;

@@ -143,19 +143,32 @@ struct tdev_params {
 /**
  * struct tdev_port - the state of one port; under tdev->lock
  * @state: IB_PORT_ACTIVE or IB_PORT_DOWN
- * @lid: the port's LID (IB)
+ * @lid: the port's LID (IB): unique among the InfiniBand ports of all
+ *	tdevs when the device is created (the lowest free one); the engine
+ *	reads it without the lock (READ_ONCE) to route messages by LID
+ * @sm_lid: the LID of the port's subnet manager (1 unless
+ *	tdev_set_sm_lid() says otherwise)
  * @cap_flags: port_cap_flags, changed by modify_port
  * @gids: the driver's GID table for @driver_gids devices
+ * @pkeys: the P_Key table; the engine reads it without the lock
+ * @lid_id: the LID tv_lids_alloc() handed out, given back when the device
+ *	is freed (0: none)
+ * @sqp: the port's QP0 (SMI) and QP1 (GSI), or NULL; written and read
+ *	under the lock of the QP table of qp.c (never tdev->lock)
  */
 struct tdev_port {
 	enum ib_port_state state;
 	u16 lid;
+	u16 sm_lid;
+	u16 lid_id;
 	u32 cap_flags;
 	union ib_gid gids[TDEV_MAX_GIDS];
 	u16 pkeys[TDEV_MAX_PKEYS];
+	struct tv_qp *sqp[2];
 };
 
 struct tv_engine;
+struct tv_qp;
 
 /**
  * struct tdev - a test device
@@ -180,6 +193,9 @@ struct tv_engine;
  * @debugfs: the device's debugfs directory while registered; set and
  *	removed by tdev_register()/tdev_unregister(), which only the owner of
  *	the tdev calls
+ * @fabric: on the fabric's list of devices messages can reach while
+ *	registered (fabric.c)
+ * @on_fabric: @fabric is linked; under the fabric's lock
  */
 struct tdev {
 	struct ib_device ibdev;
@@ -199,6 +215,8 @@ struct tdev {
 	struct net_device *own_ndev;
 	struct tv_engine *engine;
 	struct dentry *debugfs;
+	struct list_head fabric;
+	bool on_fabric;
 };
 
 /* A PD of a tdev. */
@@ -239,6 +257,9 @@ int tdev_set_gid(struct tdev *td, u32 port, int index,
 void tdev_qp_fatal(struct ib_qp *qp);
 int tdev_qp_mcast_groups(struct ib_qp *qp);
 void tdev_cq_moderation(struct ib_cq *cq, u16 *count, u16 *period);
+
+int tdev_set_sm_lid(struct tdev *td, u32 port, u16 sm_lid);
+int tdev_set_lid(struct tdev *td, u32 port, u16 lid);
 
 struct net_device *tdev_netdev_create(const char *name, const u8 *mac);
 void tdev_netdev_destroy(struct net_device *ndev);

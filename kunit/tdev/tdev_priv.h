@@ -22,6 +22,8 @@
  *   mr.c        MRs, their page lists and what a key reaches in memory
  *   sig.c       T10-DIF signature offload of integrity MRs
  *   ah.c        address handles and the GRH of a UD message
+ *   fabric.c    LIDs, the devices a datagram can reach, routing it to a
+ *               port and a QP (QP0 and QP1 are per port), the key rules
  *   netdev.c    the registered netdevs of RoCE devices
  *
  * Work requests: post_send and post_recv check what a hardware queue
@@ -59,6 +61,8 @@
 #define TV_MAX_CQE	4096
 #define TV_MAX_CQ	256
 #define TV_MAX_PAGES	256
+/* The room for the network header at the start of a datagram's receive */
+#define TV_GRH_LEN	40
 
 /* ---- engine.c ---- */
 
@@ -150,6 +154,7 @@ struct tv_wqe {
 			struct ib_ah *ah;
 			u32 remote_qpn;
 			u32 remote_qkey;
+			u16 pkey_index;
 		} ud;
 		struct {
 			struct ib_mr *mr;
@@ -227,6 +232,8 @@ extern const struct ib_device_ops tdev_qp_ops;
 extern const struct ib_device_ops tdev_drain_ops;
 extern const struct ib_device_ops tdev_mcast_ops;
 struct tv_qp *tv_qp_get(u32 qpn);
+struct tv_qp *tv_sqp_get(struct tdev *td, u32 port, u32 qpn);
+bool tv_is_datagram(enum ib_qp_type type);
 void tv_qp_put(struct tv_qp *qp);
 bool tv_qp_can_receive(enum ib_qp_state s);
 bool tv_qp_take_recv(struct tv_qp *qp, struct tv_recv_copy *out, bool *limit);
@@ -292,8 +299,42 @@ struct tv_sig *tv_mr_sig(struct tv_mr *mr);
 
 /* ---- ah.c ---- */
 
+/*
+ * An address vector as the engine reads it: the AV, the source GID of a
+ * GRH and that GID's type.
+ */
+struct tv_av {
+	struct rdma_ah_attr attr;
+	union ib_gid sgid;
+	bool has_sgid;
+	enum ib_gid_type gid_type;
+};
+
 extern const struct ib_device_ops tdev_ah_ops;
-bool tv_ah_fill_grh(void *grh, struct ib_ah *ibah, u32 len);
+void tv_ah_read(struct ib_ah *ibah, struct tv_av *av);
+bool tv_av_fill_grh(void *grh, const struct tv_av *av, u32 len, bool roce,
+		    struct ib_wc *wc);
+
+/* ---- fabric.c ---- */
+
+/*
+ * Where a datagram goes: the receiving QP (a reference), its port, the
+ * P_Key index its completion reports, the sender's address vector, and
+ * whether it arrives over RoCE.
+ */
+struct tv_dest {
+	struct tv_qp *qp;
+	u32 port;
+	u16 pkey_index;
+	bool roce;
+	struct tv_av av;
+};
+
+int tv_lids_alloc(struct tdev *td);
+void tv_lids_free(struct tdev *td);
+void tv_fabric_join(struct tdev *td);
+void tv_fabric_leave(struct tdev *td);
+bool tv_route(struct tv_qp *qp, struct tv_wqe *wqe, struct tv_dest *d);
 
 /* ---- netdev.c ---- */
 
