@@ -9,6 +9,7 @@
 #include "datapath/internal.h"
 #include "netdev/internal.h"
 #include "nl/internal.h"
+#include "mad/client.h"
 
 /* Shared work queues; created at load, destroyed at unload, no lock. */
 struct workqueue_struct *ib_wq;
@@ -76,8 +77,14 @@ static int __init ib_core_init(void)
 	ret = roce_gids_init();
 	if (ret)
 		goto err_pool;
+	/* Before any ULP's client: QP0 and QP1 exist when their add() runs */
+	ret = port_client_register();
+	if (ret)
+		goto err_gids;
 	return 0;
 
+err_gids:
+	roce_gids_exit();
 err_pool:
 	cq_pool_client_unregister();
 err_nl:
@@ -92,6 +99,7 @@ err_wqs:
 
 static void __exit ib_core_exit(void)
 {
+	port_client_unregister();
 	roce_gids_exit();
 	cq_pool_client_unregister();
 	nldev_exit();

@@ -1,0 +1,362 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A port's special QPs (QP0, QP1) for the MAD layer: bringing one from
+ * Reset to RTS, its receive buffers (posted, taken back, posted again),
+ * its send queue (a backlog holds what the hardware queue has no room
+ * for, posted as sends complete), and its end.
+ *
+ * Locking: mqp->lock (IRQ-safe: ib_post_send_mad() may be called from
+ * any context) protects the lists of posted sends and receive buffers,
+ * the backlog and @closing.  The hardware is called under it for posting
+ * (post_send and post_recv do not call back).
+ */
+#include "abi/ib_core/mad.h"
+#include "internal.h"
+
+#define QP_SEND_DEPTH	128
+#define QP_RECV_DEPTH	256
+
+/**
+ * qp_alloc_rbuf - a receive buffer for a QP, mapped for the device
+ * @mqp: the QP
+ * @gfp: how to allocate
+ *
+ * Return: the buffer or NULL.
+ */
+struct mad_rbuf *qp_alloc_rbuf(struct mad_qp *mqp, gfp_t gfp)
+{
+	struct ib_device *dev = mqp->port->dev;
+	struct mad_rbuf *rb = kmalloc(sizeof(*rb) + mqp->mad_size, gfp);
+
+	if (!rb)
+		return NULL;
+	rb->mqp = mqp;
+	rb->cqe.done = recv_done;
+	rb->len = sizeof(rb->grh) + mqp->mad_size;
+	rb->dma = ib_dma_map_single(dev, &rb->grh, rb->len, DMA_FROM_DEVICE);
+	if (ib_dma_mapping_error(dev, rb->dma)) {
+		kfree(rb);
+		return NULL;
+	}
+	return rb;
+}
+
+/**
+ * qp_repost_recv - give a receive buffer to the hardware
+ * @mqp: the QP
+ * @rb: a buffer of qp_alloc_rbuf(), or one qp_recv_taken() gave back
+ *
+ * A buffer the hardware does not take (the QP is going) is freed.
+ */
+void qp_repost_recv(struct mad_qp *mqp, struct mad_rbuf *rb)
+{
+	struct ib_device *dev = mqp->port->dev;
+	struct ib_sge sge = {
+		.addr = rb->dma,
+		.length = rb->len,
+		.lkey = mqp->port->pd->local_dma_lkey,
+	};
+	struct ib_recv_wr wr = { .wr_cqe = &rb->cqe, .sg_list = &sge,
+				 .num_sge = 1 };
+	unsigned long flags;
+	int ret = -ESHUTDOWN;
+
+	ib_dma_sync_single_for_device(dev, rb->dma, rb->len, DMA_FROM_DEVICE);
+	spin_lock_irqsave(&mqp->lock, flags);
+	if (!mqp->closing) {
+		ret = ib_post_recv(mqp->qp, &wr, NULL);
+		if (!ret)
+			list_add_tail(&rb->link, &mqp->recvs);
+	}
+	spin_unlock_irqrestore(&mqp->lock, flags);
+	if (ret) {
+		ib_dma_unmap_single(dev, rb->dma, rb->len, DMA_FROM_DEVICE);
+		kfree(rb);
+	}
+}
+
+/**
+ * qp_recv_taken - the hardware gave a receive buffer back
+ * @mqp: the QP
+ * @rb: the buffer
+ * @ok: it holds a message
+ *
+ * Return: true if the buffer is the caller's to handle; false if it was
+ * freed (a flushed receive, or the QP is going).
+ */
+bool qp_recv_taken(struct mad_qp *mqp, struct mad_rbuf *rb, bool ok)
+{
+	unsigned long flags;
+	bool closing;
+
+	spin_lock_irqsave(&mqp->lock, flags);
+	list_del(&rb->link);
+	closing = mqp->closing;
+	spin_unlock_irqrestore(&mqp->lock, flags);
+	ib_dma_sync_single_for_cpu(mqp->port->dev, rb->dma, rb->len,
+				   DMA_FROM_DEVICE);
+	if (ok && !closing)
+		return true;
+	ib_dma_unmap_single(mqp->port->dev, rb->dma, rb->len, DMA_FROM_DEVICE);
+	kfree(rb);
+	return false;
+}
+
+/* Maps the SGEs of @ms for the device. */
+static int qp_map_send(struct mad_qp *mqp, struct mad_send *ms)
+{
+	struct ib_device *dev = mqp->port->dev;
+	int i;
+
+	for (i = 0; i < ms->nsge; i++) {
+		ms->sge[i].addr = ib_dma_map_single(dev, ms->sge_va[i],
+						    ms->sge[i].length,
+						    DMA_TO_DEVICE);
+		if (ib_dma_mapping_error(dev, ms->sge[i].addr))
+			goto unmap;
+		ms->sge[i].lkey = mqp->port->pd->local_dma_lkey;
+	}
+	return 0;
+unmap:
+	while (i--)
+		ib_dma_unmap_single(dev, ms->sge[i].addr, ms->sge[i].length,
+				    DMA_TO_DEVICE);
+	return -ENOMEM;
+}
+
+static void qp_unmap_send(struct mad_qp *mqp, struct mad_send *ms)
+{
+	int i;
+
+	for (i = 0; i < ms->nsge; i++)
+		ib_dma_unmap_single(mqp->port->dev, ms->sge[i].addr,
+				    ms->sge[i].length, DMA_TO_DEVICE);
+}
+
+/* Gives @ms's work request to the hardware; under mqp->lock. */
+static int qp_post_locked(struct mad_qp *mqp, struct mad_send *ms)
+{
+	int ret;
+
+	lockdep_assert_held(&mqp->lock);
+	ms->wr.wr.wr_cqe = &ms->cqe;
+	ms->wr.wr.sg_list = ms->sge;
+	ms->wr.wr.num_sge = ms->nsge;
+	ms->wr.wr.opcode = IB_WR_SEND;
+	ms->wr.wr.send_flags = IB_SEND_SIGNALED;
+	ms->wr.wr.next = NULL;
+	ret = ib_post_send(mqp->qp, &ms->wr.wr, NULL);
+	if (ret)
+		return ret;
+	list_add_tail(&ms->qlink, &mqp->posted);
+	mqp->nposted++;
+	atomic64_inc(&mqp->port->sent);
+	return 0;
+}
+
+/**
+ * qp_post_send - send the current work request of a send
+ * @ms: the send, its SGEs set by kernel address (sge_va)
+ *
+ * Posted now if the hardware queue has room, else when it has.  Any
+ * context.
+ *
+ * Return: 0, -ESHUTDOWN when the QP is going, or a mapping or posting
+ * error.
+ */
+int qp_post_send(struct mad_send *ms)
+{
+	struct mad_qp *mqp = ms->ma->mqp;
+	unsigned long flags;
+	int ret;
+
+	ms->cqe.done = qp_send_done;
+	ret = qp_map_send(mqp, ms);
+	if (ret)
+		return ret;
+	spin_lock_irqsave(&mqp->lock, flags);
+	if (mqp->closing)
+		ret = -ESHUTDOWN;
+	else if (mqp->nposted < mqp->max_send)
+		ret = qp_post_locked(mqp, ms);
+	else
+		list_add_tail(&ms->qlink, &mqp->backlog);
+	spin_unlock_irqrestore(&mqp->lock, flags);
+	if (ret)
+		qp_unmap_send(mqp, ms);
+	return ret;
+}
+
+/* Posts from the backlog while there is room; the failures in @failed. */
+static void qp_drain_backlog(struct mad_qp *mqp, struct list_head *failed)
+{
+	struct mad_send *ms;
+
+	lockdep_assert_held(&mqp->lock);
+	while (mqp->nposted < mqp->max_send &&
+	       (ms = list_first_entry_or_null(&mqp->backlog, struct mad_send,
+					      qlink))) {
+		list_del_init(&ms->qlink);
+		if (qp_post_locked(mqp, ms))
+			list_add_tail(&ms->qlink, failed);
+	}
+}
+
+/**
+ * qp_send_done - a send work request of QP0 or QP1 completed
+ * @cq: the port's CQ
+ * @wc: its completion
+ */
+void qp_send_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct mad_send *ms = container_of(wc->wr_cqe, struct mad_send, cqe);
+	struct mad_qp *mqp = ms->ma->mqp;
+	struct mad_send *bad, *tmp;
+	unsigned long flags;
+	LIST_HEAD(failed);
+
+	spin_lock_irqsave(&mqp->lock, flags);
+	list_del_init(&ms->qlink);
+	mqp->nposted--;
+	qp_drain_backlog(mqp, &failed);
+	spin_unlock_irqrestore(&mqp->lock, flags);
+
+	qp_unmap_send(mqp, ms);
+	send_hw_done(ms, wc->status);
+	list_for_each_entry_safe(bad, tmp, &failed, qlink) {
+		list_del_init(&bad->qlink);
+		qp_unmap_send(mqp, bad);
+		send_hw_done(bad, IB_WC_GENERAL_ERR);
+	}
+}
+
+static void qp_event(struct ib_event *event, void *context)
+{
+	struct mad_qp *mqp = context;
+
+	ibdev_err(mqp->port->dev, "MAD QP%u of port %u: event %s\n",
+		  mqp->qp->qp_num, mqp->port->port_num,
+		  ib_event_msg(event->event));
+}
+
+/* Reset -> Init -> RTR -> RTS, with the special QPs' P_Key and Q_Key. */
+static int qp_to_rts(struct ib_qp *qp)
+{
+	struct ib_qp_attr attr = {
+		.qp_state = IB_QPS_INIT,
+		.pkey_index = 0,
+		.qkey = qp->qp_num ? IB_QP1_QKEY : 0,
+	};
+	int ret;
+
+	ret = ib_modify_qp(qp, &attr, IB_QP_STATE | IB_QP_PKEY_INDEX |
+			   IB_QP_QKEY);
+	if (ret)
+		return ret;
+	attr.qp_state = IB_QPS_RTR;
+	ret = ib_modify_qp(qp, &attr, IB_QP_STATE);
+	if (ret)
+		return ret;
+	attr.qp_state = IB_QPS_RTS;
+	attr.sq_psn = 0;
+	return ib_modify_qp(qp, &attr, IB_QP_STATE | IB_QP_SQ_PSN);
+}
+
+/**
+ * qp_setup - create a port's QP0 or QP1 and bring it up
+ * @mqp: the QP's state, zeroed
+ * @port: the port, with its PD and CQ
+ * @type: IB_QPT_SMI or IB_QPT_GSI
+ *
+ * Return: 0 or an error (the QP closed: the caller frees the CQ, then
+ * qp_free_recvs()).
+ */
+int qp_setup(struct mad_qp *mqp, struct mad_port *port, enum ib_qp_type type)
+{
+	struct ib_qp_init_attr init = {
+		.send_cq = port->cq,
+		.recv_cq = port->cq,
+		.sq_sig_type = IB_SIGNAL_ALL_WR,
+		.qp_type = type,
+		.port_num = port->port_num,
+		.qp_context = mqp,
+		.event_handler = qp_event,
+		.cap = {
+			.max_send_wr = QP_SEND_DEPTH,
+			.max_recv_wr = QP_RECV_DEPTH,
+			.max_send_sge = 2,
+			.max_recv_sge = 1,
+		},
+	};
+	struct mad_rbuf *rb;
+	u32 i;
+	int ret;
+
+	mqp->port = port;
+	spin_lock_init(&mqp->lock);
+	INIT_LIST_HEAD(&mqp->posted);
+	INIT_LIST_HEAD(&mqp->backlog);
+	INIT_LIST_HEAD(&mqp->recvs);
+	mqp->mad_size = sizeof(struct ib_mad);
+	mqp->qp = ib_create_qp(port->pd, &init);
+	if (IS_ERR(mqp->qp)) {
+		ret = PTR_ERR(mqp->qp);
+		mqp->qp = NULL;
+		return ret;
+	}
+	mqp->max_send = init.cap.max_send_wr;
+	mqp->max_recv = init.cap.max_recv_wr;
+	ret = qp_to_rts(mqp->qp);
+	if (ret)
+		goto err;
+	for (i = 0; i < mqp->max_recv; i++) {
+		rb = qp_alloc_rbuf(mqp, GFP_KERNEL);
+		if (!rb) {
+			ret = -ENOMEM;
+			goto err;
+		}
+		qp_repost_recv(mqp, rb);
+	}
+	return 0;
+err:
+	qp_close(mqp);
+	return ret;
+}
+
+/**
+ * qp_close - take a port's special QP down
+ * @mqp: the QP; no agent uses it any more
+ *
+ * Nothing is posted after this starts, and the QP is destroyed.  The
+ * receive buffers the hardware still had stay on @mqp->recvs until
+ * qp_free_recvs(), once the CQ is freed (its work may still hand some
+ * back until then).
+ */
+void qp_close(struct mad_qp *mqp)
+{
+	unsigned long flags;
+
+	if (!mqp->qp)
+		return;
+	spin_lock_irqsave(&mqp->lock, flags);
+	mqp->closing = true;
+	spin_unlock_irqrestore(&mqp->lock, flags);
+	ib_destroy_qp(mqp->qp);
+	mqp->qp = NULL;
+}
+
+/**
+ * qp_free_recvs - free the receive buffers of a closed QP
+ * @mqp: the QP, closed, its CQ freed
+ */
+void qp_free_recvs(struct mad_qp *mqp)
+{
+	struct mad_rbuf *rb, *tmp;
+
+	list_for_each_entry_safe(rb, tmp, &mqp->recvs, link) {
+		list_del(&rb->link);
+		ib_dma_unmap_single(mqp->port->dev, rb->dma, rb->len,
+				    DMA_FROM_DEVICE);
+		kfree(rb);
+	}
+}
