@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite rdma_core_mad_send: core/mad/send.c between two test
+ * devices on one fabric, InfiniBand (QP1 by LID) and RoCE (QP1 by GID,
+ * with a GRH): requests answered and matched by TID, unsolicited sends,
+ * timeouts after retries, cancel and modify, unregistration with sends
+ * outstanding, bad posts.
+ */
+#include <kunit/test.h>
+#include <linux/delay.h>
+#include "menv.h"
+#include "tk.h"
+
+/* A vendor class of the first range: no OUI, no RMPP. */
+#define ST_CLASS	0x09
+#define ST_TIMEOUT_MS	2000
+
+struct st_pair {
+	struct tdev *a, *b;
+	struct menv_agent *req;		/* A's agent, registers nothing */
+	struct ib_ah *ah;		/* from A to B's port 1 */
+};
+
+static void st_pair_make(struct kunit *test, struct st_pair *p, bool roce)
+{
+	p->a = menv_dev(test, roce);
+	p->b = menv_dev(test, roce);
+	p->req = menv_agent(test, &p->a->ibdev, 1, IB_QPT_GSI, 0, 0, 0, 0);
+	p->ah = menv_ah(test, p->req->agent, &p->b->ibdev, 1);
+}
+
+static void st_pair_free(struct st_pair *p)
+{
+	rdma_destroy_ah(p->ah, RDMA_DESTROY_AH_SLEEPABLE);
+	menv_agent_free(p->req);
+	tdev_destroy(p->b);
+	tdev_destroy(p->a);
+}
+
+/* A request from A's agent to B's, answered, matched and reported. */
+static void st_request_response(struct kunit *test, bool roce)
+{
+	struct st_pair p;
+	struct menv_agent *resp;
+	struct ib_mad_send_buf *buf;
+
+	st_pair_make(test, &p, roce);
+	resp = menv_agent(test, &p.b->ibdev, 1, IB_QPT_GSI, ST_CLASS, 1,
+			  IB_MGMT_METHOD_GET, 0);
+	resp->answer = true;
+	buf = menv_mad(test, p.req, p.ah, 1, ST_CLASS, 1, IB_MGMT_METHOD_GET,
+		       0x77);
+	buf->timeout_ms = ST_TIMEOUT_MS;
+	buf->context[1] = buf;
+	KUNIT_ASSERT_EQ(test, ib_post_send_mad(buf, NULL), 0);
+
+	KUNIT_EXPECT_TRUE(test, menv_wait(&resp->nrecv, 1, resp));
+	KUNIT_EXPECT_EQ(test, resp->last_recv.method, IB_MGMT_METHOD_GET);
+	KUNIT_EXPECT_FALSE(test, resp->last_had_send);
+	KUNIT_EXPECT_EQ(test, resp->last_data[0], 0x77);
+	KUNIT_EXPECT_TRUE(test, menv_wait(&p.req->nsend, 1, p.req));
+	KUNIT_EXPECT_EQ(test, atomic_read(&p.req->nrecv), 1);
+	KUNIT_EXPECT_TRUE(test, p.req->last_had_send);
+	KUNIT_EXPECT_EQ(test, p.req->last_recv.method, IB_MGMT_METHOD_GET_RESP);
+	KUNIT_EXPECT_EQ(test, be64_to_cpu(p.req->last_recv.tid),
+			(u64)p.req->agent->hi_tid << 32 | 0x77);
+	KUNIT_EXPECT_EQ(test, p.req->last_status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_PTR_EQ(test, p.req->last_context, (void *)buf);
+	KUNIT_EXPECT_EQ(test, p.req->last_retries, 0);
+	/* The answer's own send completed too */
+	KUNIT_EXPECT_TRUE(test, menv_wait(&resp->nsend, 1, resp));
+	KUNIT_EXPECT_EQ(test, resp->last_status, IB_WC_SUCCESS);
+
+	menv_agent_free(resp);
+	st_pair_free(&p);
+}
+
+static void st_request_response_ib(struct kunit *test)
+{
+	st_request_response(test, false);
+}
+
+static void st_request_response_roce(struct kunit *test)
+{
+	st_request_response(test, true);
+}
+
+/* Unsolicited: reported once sent, received without a request. */
+static void st_unsolicited(struct kunit *test)
+{
+	struct st_pair p;
+	struct menv_agent *rcv;
+	struct ib_mad_send_buf *buf;
+
+	st_pair_make(test, &p, false);
+	rcv = menv_agent(test, &p.b->ibdev, 1, IB_QPT_GSI, ST_CLASS, 1,
+			 IB_MGMT_METHOD_SEND, 0);
+	buf = menv_mad(test, p.req, p.ah, 1, ST_CLASS, 1, IB_MGMT_METHOD_SEND,
+		       3);
+	KUNIT_ASSERT_EQ(test, ib_post_send_mad(buf, NULL), 0);
+	KUNIT_EXPECT_TRUE(test, menv_wait(&p.req->nsend, 1, p.req));
+	KUNIT_EXPECT_EQ(test, p.req->last_status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_TRUE(test, menv_wait(&rcv->nrecv, 1, rcv));
+	KUNIT_EXPECT_EQ(test, rcv->last_recv.method, IB_MGMT_METHOD_SEND);
+	KUNIT_EXPECT_EQ(test, rcv->last_len, (int)sizeof(struct ib_mad));
+	menv_agent_free(rcv);
+	st_pair_free(&p);
+}
+
+/* Nobody answers: the request goes 1 + retries times, then times out. */
+static void st_timeout_retries(struct kunit *test)
+{
+	struct st_pair p;
+	struct ib_mad_send_buf *buf;
+	u64 before;
+
+	st_pair_make(test, &p, false);
+	before = menv_counter(&p.b->ibdev, 1, "drop_no_agent");
+	buf = menv_mad(test, p.req, p.ah, 1, ST_CLASS, 1, IB_MGMT_METHOD_GET,
+		       9);
+	buf->timeout_ms = 100;
+	buf->retries = 2;
+	KUNIT_ASSERT_EQ(test, ib_post_send_mad(buf, NULL), 0);
+	KUNIT_EXPECT_TRUE(test, menv_wait(&p.req->nsend, 1, p.req));
+	KUNIT_EXPECT_EQ(test, p.req->last_status, IB_WC_RESP_TIMEOUT_ERR);
+	KUNIT_EXPECT_EQ(test, p.req->last_retries, 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p.req->nrecv), 0);
+	/* B's MAD layer saw all three and had no agent for them */
+	KUNIT_EXPECT_TRUE(test, tk_wait_for(menv_counter(&p.b->ibdev, 1,
+							 "drop_no_agent") ==
+					    before + 3));
+	st_pair_free(&p);
+}
+
+/* A cancelled request is reported with IB_WC_WR_FLUSH_ERR, once. */
+static void st_cancel(struct kunit *test)
+{
+	struct st_pair p;
+	struct ib_mad_send_buf *buf;
+
+	st_pair_make(test, &p, false);
+	buf = menv_mad(test, p.req, p.ah, 1, ST_CLASS, 1, IB_MGMT_METHOD_GET,
+		       4);
+	buf->timeout_ms = 60000;
+	KUNIT_ASSERT_EQ(test, ib_post_send_mad(buf, NULL), 0);
+	/* Sent and waiting for its response, then cancelled */
+	KUNIT_EXPECT_TRUE(test, tk_wait_for(menv_counter(&p.a->ibdev, 1,
+							 "sent") >= 1));
+	msleep(50);
+	KUNIT_EXPECT_EQ(test, ib_modify_mad(buf, 0), 0);
+	KUNIT_EXPECT_TRUE(test, menv_wait(&p.req->nsend, 1, p.req));
+	KUNIT_EXPECT_EQ(test, p.req->last_status, IB_WC_WR_FLUSH_ERR);
+	msleep(50);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p.req->nsend), 1);
+	st_pair_free(&p);
+}
+
+/* A shorter timeout takes effect from now; a buffer not posted: -EINVAL. */
+static void st_modify(struct kunit *test)
+{
+	struct st_pair p;
+	struct ib_mad_send_buf *buf, *idle;
+
+	st_pair_make(test, &p, false);
+	idle = menv_mad(test, p.req, p.ah, 1, ST_CLASS, 1, IB_MGMT_METHOD_GET,
+			5);
+	KUNIT_EXPECT_EQ(test, ib_modify_mad(idle, 100), -EINVAL);
+	ib_free_send_mad(idle);
+
+	buf = menv_mad(test, p.req, p.ah, 1, ST_CLASS, 1, IB_MGMT_METHOD_GET,
+		       6);
+	buf->timeout_ms = 60000;
+	KUNIT_ASSERT_EQ(test, ib_post_send_mad(buf, NULL), 0);
+	KUNIT_EXPECT_EQ(test, ib_modify_mad(buf, 50), 0);
+	KUNIT_EXPECT_TRUE(test, menv_wait(&p.req->nsend, 1, p.req));
+	KUNIT_EXPECT_EQ(test, p.req->last_status, IB_WC_RESP_TIMEOUT_ERR);
+	st_pair_free(&p);
+}
+
+/* Unregistration ends what is outstanding, and no handler runs after. */
+static void st_unregister_outstanding(struct kunit *test)
+{
+	struct st_pair p;
+	struct ib_mad_send_buf *buf;
+	int i;
+
+	st_pair_make(test, &p, false);
+	for (i = 0; i < 8; i++) {
+		buf = menv_mad(test, p.req, p.ah, 1, ST_CLASS, 1,
+			       IB_MGMT_METHOD_GET, 10 + i);
+		buf->timeout_ms = 60000;
+		KUNIT_ASSERT_EQ(test, ib_post_send_mad(buf, NULL), 0);
+	}
+	menv_agent_free(p.req);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p.req->nsend), 8);
+	KUNIT_EXPECT_EQ(test, p.req->last_status, IB_WC_WR_FLUSH_ERR);
+	rdma_destroy_ah(p.ah, RDMA_DESTROY_AH_SLEEPABLE);
+	tdev_destroy(p.b);
+	tdev_destroy(p.a);
+}
+
+/* What ib_post_send_mad() refuses, and the buffer it names. */
+static void st_bad_post(struct kunit *test)
+{
+	struct st_pair p;
+	struct ib_mad_send_buf *good, *noah, *bad = NULL;
+	struct ib_mad_agent *quiet;
+
+	st_pair_make(test, &p, false);
+	good = menv_mad(test, p.req, p.ah, 1, ST_CLASS, 1, IB_MGMT_METHOD_SEND,
+			1);
+	noah = menv_mad(test, p.req, NULL, 1, ST_CLASS, 1, IB_MGMT_METHOD_SEND,
+			2);
+	good->next = noah;
+	KUNIT_EXPECT_EQ(test, ib_post_send_mad(good, &bad), -EINVAL);
+	KUNIT_EXPECT_PTR_EQ(test, bad, noah);
+	KUNIT_EXPECT_TRUE(test, menv_wait(&p.req->nsend, 1, p.req));
+	/* Posted twice */
+	KUNIT_EXPECT_EQ(test, ib_post_send_mad(noah, NULL), -EINVAL);
+	ib_free_send_mad(noah);
+
+	/* A timeout needs a recv_handler */
+	quiet = ib_register_mad_agent(&p.a->ibdev, 1, IB_QPT_GSI, NULL, 0,
+				      p.req->agent->send_handler, NULL, NULL, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(quiet));
+	good = ib_create_send_mad(quiet, 1, 0, 0, IB_MGMT_MAD_HDR,
+				  IB_MGMT_MAD_DATA, GFP_KERNEL,
+				  IB_MGMT_BASE_VERSION);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(good));
+	good->ah = p.ah;
+	good->timeout_ms = 10;
+	KUNIT_EXPECT_EQ(test, ib_post_send_mad(good, NULL), -EINVAL);
+	ib_free_send_mad(good);
+	ib_unregister_mad_agent(quiet);
+	st_pair_free(&p);
+}
+
+/* ib_create_send_mad(): what fits one MAD, and RMPP only for RMPP agents */
+static void st_create_send_mad(struct kunit *test)
+{
+	struct tdev *a = menv_dev(test, false);
+	struct menv_agent *m = menv_agent(test, &a->ibdev, 1, IB_QPT_GSI, 0,
+					  0, 0, 0);
+	struct ib_mad_send_buf *buf;
+
+	buf = ib_create_send_mad(m->agent, 1, 0, 0, IB_MGMT_MAD_HDR,
+				 IB_MGMT_MAD_DATA + 1, GFP_KERNEL, 1);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(buf), -EINVAL);
+	buf = ib_create_send_mad(m->agent, 1, 0, 1, IB_MGMT_RMPP_HDR, 10,
+				 GFP_KERNEL, 1);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(buf), -EINVAL);
+	buf = ib_create_send_mad(m->agent, 1, 3, 0, IB_MGMT_VENDOR_HDR, 10,
+				 GFP_KERNEL, 1);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(buf));
+	KUNIT_EXPECT_EQ(test, buf->hdr_len, IB_MGMT_VENDOR_HDR);
+	KUNIT_EXPECT_EQ(test, buf->data_len, 10);
+	KUNIT_EXPECT_EQ(test, buf->seg_count, 0);
+	KUNIT_EXPECT_PTR_EQ(test, buf->mad_agent, m->agent);
+	KUNIT_EXPECT_NULL(test, ib_get_rmpp_segment(buf, 1));
+	ib_free_send_mad(buf);
+	menv_agent_free(m);
+	tdev_destroy(a);
+}
+
+static struct kunit_case st_cases[] = {
+	KUNIT_CASE(st_request_response_ib),
+	KUNIT_CASE(st_request_response_roce),
+	KUNIT_CASE(st_unsolicited),
+	KUNIT_CASE(st_timeout_retries),
+	KUNIT_CASE(st_cancel),
+	KUNIT_CASE(st_modify),
+	KUNIT_CASE(st_unregister_outstanding),
+	KUNIT_CASE(st_bad_post),
+	KUNIT_CASE(st_create_send_mad),
+	{}
+};
+
+static struct kunit_suite st_suite = {
+	.name = "rdma_core_mad_send",
+	.test_cases = st_cases,
+};
+kunit_test_suite(st_suite);
