@@ -26,9 +26,12 @@ static void at_recv(struct ib_mad_agent *a, struct ib_mad_send_buf *s,
  * @port: the port number
  * @qpt: the QP type
  * @req: with a registration request
- * @cls: its class, @ver its version, @oui its OUI's last byte
+ * @cls: its class
+ * @ver: its class version
+ * @oui: its OUI's last byte
  * @rmpp: the RMPP version
- * @no_recv: without recv_handler; @no_send: without send_handler
+ * @no_recv: without recv_handler
+ * @no_send: without send_handler
  * @flags: registration flags
  * @err: the errno, 0 for success
  */
