@@ -243,6 +243,8 @@ enum mad_send_state {
  * @pad: bytes of padding after the data
  * @rmpp: RMPP sending state (rmpp.c): next segment, window, last ACK
  * @payload: the data of an RMPP send, segment after segment
+ * @local: loops a directed-route SMP with hop count 0 back through the
+ *	receive path instead of the wire (send.c)
  */
 struct mad_send {
 	struct ib_mad_send_buf buf;
@@ -273,6 +275,7 @@ struct mad_send {
 		bool acked_all;
 	} rmpp;
 	u8 *payload;
+	struct work_struct local;
 };
 
 /* ---- port.c (and client.h) ---- */
@@ -316,6 +319,7 @@ void rmpp_timer_fn(struct work_struct *work);
 /* ---- recv.c ---- */
 void recv_done(struct ib_cq *cq, struct ib_wc *wc);
 void recv_deliver(struct mad_agent *ma, struct ib_mad_recv_wc *rwc);
+void recv_local(struct mad_port *port, struct mad_qp *mqp, const void *mad);
 
 /* ---- counters.c ---- */
 void counters_drop(struct mad_port *port, enum mad_drop why);

@@ -17,15 +17,17 @@
 #define QP_RECV_DEPTH	256
 
 /**
- * qp_alloc_rbuf - a receive buffer for a QP, mapped for the device
+ * qp_alloc_rbuf - a receive buffer for a QP
  * @mqp: the QP
  * @gfp: how to allocate
+ *
+ * It is mapped for the device while the hardware has it
+ * (qp_repost_recv() to qp_recv_taken()), and only then.
  *
  * Return: the buffer or NULL.
  */
 struct mad_rbuf *qp_alloc_rbuf(struct mad_qp *mqp, gfp_t gfp)
 {
-	struct ib_device *dev = mqp->port->dev;
 	struct mad_rbuf *rb = kmalloc(sizeof(*rb) + mqp->mad_size, gfp);
 
 	if (!rb)
@@ -33,11 +35,6 @@ struct mad_rbuf *qp_alloc_rbuf(struct mad_qp *mqp, gfp_t gfp)
 	rb->mqp = mqp;
 	rb->cqe.done = recv_done;
 	rb->len = sizeof(rb->grh) + mqp->mad_size;
-	rb->dma = ib_dma_map_single(dev, &rb->grh, rb->len, DMA_FROM_DEVICE);
-	if (ib_dma_mapping_error(dev, rb->dma)) {
-		kfree(rb);
-		return NULL;
-	}
 	return rb;
 }
 
@@ -46,13 +43,13 @@ struct mad_rbuf *qp_alloc_rbuf(struct mad_qp *mqp, gfp_t gfp)
  * @mqp: the QP
  * @rb: a buffer of qp_alloc_rbuf(), or one qp_recv_taken() gave back
  *
- * A buffer the hardware does not take (the QP is going) is freed.
+ * A buffer the hardware does not take (the QP is going, or it cannot be
+ * mapped) is freed.
  */
 void qp_repost_recv(struct mad_qp *mqp, struct mad_rbuf *rb)
 {
 	struct ib_device *dev = mqp->port->dev;
 	struct ib_sge sge = {
-		.addr = rb->dma,
 		.length = rb->len,
 		.lkey = mqp->port->pd->local_dma_lkey,
 	};
@@ -61,7 +58,12 @@ void qp_repost_recv(struct mad_qp *mqp, struct mad_rbuf *rb)
 	unsigned long flags;
 	int ret = -ESHUTDOWN;
 
-	ib_dma_sync_single_for_device(dev, rb->dma, rb->len, DMA_FROM_DEVICE);
+	rb->dma = ib_dma_map_single(dev, &rb->grh, rb->len, DMA_FROM_DEVICE);
+	if (ib_dma_mapping_error(dev, rb->dma)) {
+		kfree(rb);
+		return;
+	}
+	sge.addr = rb->dma;
 	spin_lock_irqsave(&mqp->lock, flags);
 	if (!mqp->closing) {
 		ret = ib_post_recv(mqp->qp, &wr, NULL);
@@ -78,7 +80,7 @@ void qp_repost_recv(struct mad_qp *mqp, struct mad_rbuf *rb)
 /**
  * qp_recv_taken - the hardware gave a receive buffer back
  * @mqp: the QP
- * @rb: the buffer
+ * @rb: the buffer, no longer mapped once this returns
  * @ok: it holds a message
  *
  * Return: true if the buffer is the caller's to handle; false if it was
@@ -93,11 +95,9 @@ bool qp_recv_taken(struct mad_qp *mqp, struct mad_rbuf *rb, bool ok)
 	list_del(&rb->link);
 	closing = mqp->closing;
 	spin_unlock_irqrestore(&mqp->lock, flags);
-	ib_dma_sync_single_for_cpu(mqp->port->dev, rb->dma, rb->len,
-				   DMA_FROM_DEVICE);
+	ib_dma_unmap_single(mqp->port->dev, rb->dma, rb->len, DMA_FROM_DEVICE);
 	if (ok && !closing)
 		return true;
-	ib_dma_unmap_single(mqp->port->dev, rb->dma, rb->len, DMA_FROM_DEVICE);
 	kfree(rb);
 	return false;
 }

@@ -198,6 +198,40 @@ void recv_done(struct ib_cq *cq, struct ib_wc *wc)
 }
 
 /**
+ * recv_local - receive a MAD this port sent to itself
+ * @port: the port
+ * @mqp: the QP it was sent on (QP0: a directed-route SMP of hop count 0)
+ * @mad: the MAD, as it would have gone out
+ *
+ * The MAD takes the receive path of one from the wire (the driver's
+ * process_mad, then the agent of its class or, for a response, its
+ * requester) from the permissive LID, in a buffer of its own that was
+ * never the hardware's.  Process context.
+ */
+void recv_local(struct mad_port *port, struct mad_qp *mqp, const void *mad)
+{
+	struct mad_rbuf *rb = kzalloc(sizeof(*rb) + mqp->mad_size,
+				      GFP_KERNEL);
+
+	if (!rb) {
+		counters_drop(port, MAD_DROP_NOMEM);
+		return;
+	}
+	rb->mqp = mqp;
+	memcpy(rb->mad, mad, sizeof(struct ib_mad));
+	rb->wc.status = IB_WC_SUCCESS;
+	rb->wc.opcode = IB_WC_RECV;
+	rb->wc.byte_len = sizeof(rb->grh) + sizeof(struct ib_mad);
+	rb->wc.qp = mqp->qp;
+	rb->wc.src_qp = mqp->qp->qp_num;
+	rb->wc.slid = be16_to_cpu(IB_LID_PERMISSIVE);
+	rb->wc.port_num = port->port_num;
+	atomic64_inc(&port->received);
+	if (!recv_handle(port, mqp, rb))
+		kfree(rb);
+}
+
+/**
  * ib_free_recv_mad - free a received MAD
  * @mad_recv_wc: what the recv_handler got: one MAD, or every segment of
  *	an RMPP message

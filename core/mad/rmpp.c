@@ -299,13 +299,13 @@ static struct ib_mad_recv_wc *rmpp_in_done(struct mad_agent *ma,
 	int len = rmpp_msg_len(in->mgmt_class, nseg,
 			       be32_to_cpu(rmpp_mad_of(last)->rmpp_hdr.paylen_newwin));
 
-	rmpp_send_ctl(ma, last, IB_MGMT_RMPP_TYPE_ACK, 0, nseg, nseg);
 	kfree(in);
 	if (len < 0) {
 		rmpp_abort(ma, last, IB_MGMT_RMPP_STATUS_BAD_LEN);
 		ib_free_recv_mad(msg);
 		return NULL;
 	}
+	rmpp_send_ctl(ma, last, IB_MGMT_RMPP_TYPE_ACK, 0, nseg, nseg);
 	msg->mad_len = len;
 	return msg;
 }
@@ -327,12 +327,12 @@ static struct ib_mad_recv_wc *rmpp_recv_first(struct mad_agent *ma,
 	if (flags & IB_MGMT_RMPP_FLAG_LAST) {
 		len = rmpp_msg_len(mad->mad_hdr.mgmt_class, 1,
 				   be32_to_cpu(mad->rmpp_hdr.paylen_newwin));
-		rmpp_send_ctl(ma, rwc, IB_MGMT_RMPP_TYPE_ACK, 0, 1, 1);
 		if (len < 0) {
 			rmpp_abort(ma, rwc, IB_MGMT_RMPP_STATUS_BAD_LEN);
 			ib_free_recv_mad(rwc);
 			return NULL;
 		}
+		rmpp_send_ctl(ma, rwc, IB_MGMT_RMPP_TYPE_ACK, 0, 1, 1);
 		rwc->mad_len = len;
 		return rwc;
 	}

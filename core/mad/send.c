@@ -22,6 +22,7 @@
 #include <linux/jiffies.h>
 #include "internal.h"
 #include "rmpp.h"
+#include "smi.h"
 
 static struct mad_send *to_mad_send(struct ib_mad_send_buf *buf)
 {
@@ -299,15 +300,53 @@ static int send_check(struct mad_send *ms)
 	return 0;
 }
 
+/*
+ * A directed-route SMP for this very port: through the receive path (to
+ * the driver, or an agent of the port), then the send is done as if the
+ * hardware gave it back.
+ */
+static void send_local_fn(struct work_struct *work)
+{
+	struct mad_send *ms = container_of(work, struct mad_send, local);
+	struct mad_agent *ma = ms->ma;
+
+	recv_local(ma->port, ma->mqp, ms->buf.mad);
+	send_hw_done(ms, IB_WC_SUCCESS);
+}
+
+/*
+ * The SMI's rules for an SMP of a QP0 agent (smi.c).  Return: 0 to send
+ * it, 1 to loop it back, -EINVAL when the rules discard it.
+ */
+static int send_smi_route(struct mad_send *ms)
+{
+	struct mad_agent *ma = ms->ma;
+
+	if (ma->mqp != &ma->port->qps[0])
+		return 0;
+	switch (smi_outgoing(ms->buf.mad, ma->port->port_num)) {
+	case SMI_OUT_WIRE:
+		return 0;
+	case SMI_OUT_LOCAL:
+		return 1;
+	default:
+		return -EINVAL;
+	}
+}
+
 /* Posts one send; takes a reference on its agent while it is out. */
 static int send_one(struct mad_send *ms)
 {
 	struct mad_agent *ma = ms->ma;
 	const struct ib_mad_hdr *hdr = ms->buf.mad;
 	int ret = send_check(ms);
+	int local;
 
 	if (ret)
 		return ret;
+	local = send_smi_route(ms);
+	if (local < 0)
+		return local;
 	ms->tid = hdr->tid;
 	ms->mgmt_class = hdr->mgmt_class;
 	ms->timeout = msecs_to_jiffies(ms->buf.timeout_ms);
@@ -328,6 +367,11 @@ static int send_one(struct mad_send *ms)
 	list_add_tail(&ms->link, &ma->active);
 	spin_unlock_irq(&ma->lock);
 
+	if (local) {
+		INIT_WORK(&ms->local, send_local_fn);
+		queue_work(ma->port->wq, &ms->local);
+		return 0;
+	}
 	ret = qp_post_send(ms);
 	if (ret) {
 		spin_lock_irq(&ma->lock);
@@ -497,12 +541,41 @@ void send_timer_fn(struct work_struct *work)
 	}
 }
 
+/*
+ * The GID a received MAD came from: the source of its GRH, or, for
+ * RoCEv2 over IPv4 (whose header buffer holds the IPv4 header in its last
+ * 20 bytes), the IPv4-mapped source address.
+ */
+static void send_peer_gid(const struct mad_agent *ma,
+			  const struct ib_mad_recv_wc *rwc, union ib_gid *gid)
+{
+	const union rdma_network_hdr *hdr = (const void *)rwc->recv_buf.grh;
+	const struct ib_wc *wc = rwc->wc;
+	bool ip4;
+
+	if (wc->wc_flags & IB_WC_WITH_NETWORK_HDR_TYPE)
+		ip4 = wc->network_hdr_type == RDMA_NETWORK_IPV4;
+	else
+		ip4 = rdma_protocol_roce_udp_encap(ma->port->dev,
+						   ma->port->port_num) &&
+		      hdr->roce4grh.version == 4;
+	if (!ip4) {
+		*gid = hdr->ibgrh.sgid;
+		return;
+	}
+	memset(gid->raw, 0, 10);
+	gid->raw[10] = 0xff;
+	gid->raw[11] = 0xff;
+	memcpy(&gid->raw[12], &hdr->roce4grh.saddr, 4);
+}
+
 /* Whether a response came from where its request went. */
 static bool send_same_peer(struct mad_send *ms,
 			   const struct ib_mad_recv_wc *rwc)
 {
 	const struct ib_wc *wc = rwc->wc;
 	struct rdma_ah_attr attr;
+	union ib_gid from;
 	bool same = true;
 
 	if (ms->mgmt_class == IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE)
@@ -510,10 +583,10 @@ static bool send_same_peer(struct mad_send *ms,
 	if (rdma_query_ah(ms->buf.ah, &attr))
 		return true;
 	if (rdma_ah_get_ah_flags(&attr) & IB_AH_GRH) {
-		if (wc->wc_flags & IB_WC_GRH)
-			same = !memcmp(&attr.grh.dgid,
-				       &rwc->recv_buf.grh->sgid,
-				       sizeof(attr.grh.dgid));
+		if (wc->wc_flags & IB_WC_GRH) {
+			send_peer_gid(ms->ma, rwc, &from);
+			same = !memcmp(&attr.grh.dgid, &from, sizeof(from));
+		}
 	} else if (attr.type != RDMA_AH_ATTR_TYPE_ROCE &&
 		   !(wc->wc_flags & IB_WC_GRH)) {
 		same = rdma_ah_get_dlid(&attr) == wc->slid ||

@@ -18,6 +18,9 @@
  * returning: it is back at its requester when the hop pointer is 1; the
  * pointer moves to 0.  Anything else would need forwarding: discarded.
  *
+ * An SMP whose hop count is 0 is for this port: the send loops it back
+ * through the receive path (send.c, recv.c) without the wire.
+ *
  * LID-routed SMPs (class 0x01) pass untouched.  Locking: none (the SMP
  * is the caller's).
  */
@@ -29,14 +32,8 @@ static bool smi_returning(const struct ib_smp *smp)
 	return smp->status & IB_SMP_DIRECTION;
 }
 
-/**
- * smi_send - apply the rules to a directed-route SMP about to be sent
- * @smp: the SMP; its hop pointer and return path are updated
- * @port_num: the port it goes out of
- *
- * Return: what to do with it.
- */
-enum smi_out smi_send(struct ib_smp *smp, u32 port_num)
+/* The rules for a directed-route SMP about to be sent; updates it. */
+static enum smi_out smi_send(struct ib_smp *smp, u32 port_num)
 {
 	u8 ptr = smp->hop_ptr, cnt = smp->hop_cnt;
 
@@ -97,13 +94,38 @@ bool smi_recv(struct mad_port *port, struct mad_qp *mqp, struct mad_rbuf *rb)
 }
 
 /**
+ * smi_outgoing - what to do with an SMP an agent of QP0 sends
+ * @smp: the SMP; a directed-route one's hop pointer and return path are
+ *	updated
+ * @port_num: the port it goes out of
+ *
+ * A directed-route SMP whose directed part starts here (its DrSLID, or
+ * DrDLID going back, is the permissive LID) follows smi_send()'s rules;
+ * any other SMP goes to the wire as it is.
+ *
+ * Return: what to do with it.
+ */
+enum smi_out smi_outgoing(struct ib_smp *smp, u32 port_num)
+{
+	__be16 lid;
+
+	if (smp->mgmt_class != IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE)
+		return SMI_OUT_WIRE;
+	lid = smi_returning(smp) ? smp->dr_dlid : smp->dr_slid;
+	if (lid != IB_LID_PERMISSIVE)
+		return SMI_OUT_WIRE;
+	return smi_send(smp, port_num);
+}
+
+/**
  * smi_reply - send the driver's reply to a MAD
  * @port: the port the MAD came in on
  * @mqp: its QP
  * @wc: its completion
  * @grh: its network header
  * @in: the MAD
- * @out: the reply; a directed-route one goes back along the path
+ * @out: the reply; a directed-route one goes back along the path (the
+ *	send applies smi_outgoing())
  * @len: the reply's length
  */
 void smi_reply(struct mad_port *port, struct mad_qp *mqp,
@@ -112,12 +134,8 @@ void smi_reply(struct mad_port *port, struct mad_qp *mqp,
 {
 	struct ib_smp *smp = (struct ib_smp *)out;
 
-	if (out->mad_hdr.mgmt_class == IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE) {
+	if (out->mad_hdr.mgmt_class == IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE)
 		smp->status |= IB_SMP_DIRECTION;
-		if (smi_send(smp, port->port_num) == SMI_OUT_DISCARD) {
-			counters_drop(port, MAD_DROP_SMI);
-			return;
-		}
-	}
-	send_reply(port, mqp, wc, grh, out, len);
+	if (send_reply(port, mqp, wc, grh, out, len) == -EINVAL)
+		counters_drop(port, MAD_DROP_SMI);
 }

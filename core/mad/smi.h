@@ -17,7 +17,7 @@ enum smi_out {
 	SMI_OUT_DISCARD,	/* the rules forbid it */
 };
 
-enum smi_out smi_send(struct ib_smp *smp, u32 port_num);
+enum smi_out smi_outgoing(struct ib_smp *smp, u32 port_num);
 bool smi_recv(struct mad_port *port, struct mad_qp *mqp, struct mad_rbuf *rb);
 void smi_reply(struct mad_port *port, struct mad_qp *mqp,
 	       const struct ib_wc *wc, const struct ib_grh *grh,

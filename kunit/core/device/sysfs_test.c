@@ -96,8 +96,11 @@ static void sysfs_port_attrs(struct kunit *test)
 			"InfiniBand\n");
 	KT_EXPECT_SYSFS(test, &td->ibdev, "ports/1/rate",
 			"10 Gb/sec (4X SDR)\n");
-	KT_EXPECT_SYSFS(test, &td->ibdev, "ports/1/lid", "0x1\n");
-	KT_EXPECT_SYSFS(test, &td->ibdev, "ports/2/lid", "0x2\n");
+	/* The LIDs the test double's fabric gave the ports */
+	snprintf(want, sizeof(want), "0x%x\n", td->port[1].lid);
+	KT_EXPECT_SYSFS(test, &td->ibdev, "ports/1/lid", want);
+	snprintf(want, sizeof(want), "0x%x\n", td->port[2].lid);
+	KT_EXPECT_SYSFS(test, &td->ibdev, "ports/2/lid", want);
 	KT_EXPECT_SYSFS(test, &td->ibdev, "ports/1/sm_lid", "0x1\n");
 	snprintf(want, sizeof(want), "0x%08x\n", IB_PORT_CM_SUP);
 	KT_EXPECT_SYSFS(test, &td->ibdev, "ports/1/cap_mask", want);
