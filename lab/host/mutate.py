@@ -35,7 +35,7 @@ import results  # noqa: E402  (lab/host/results.py: KTAP and kernel reports)
 # core/main.c brings up everything, so all of them.  kunit/ mirrors core/,
 # so this is one line per folder, but for two files tested from elsewhere.
 _ALL = ['rdma_kunit_device', 'rdma_kunit_verbs', 'rdma_kunit_datapath',
-        'rdma_kunit_nl']
+        'rdma_kunit_nl', 'rdma_kunit_mad']
 SUITES = [
     ('core/device/', ['rdma_kunit_device']),
     ('core/netdev/', ['rdma_kunit_device']),
@@ -48,6 +48,9 @@ SUITES = [
     ('core/nl/', ['rdma_kunit_nl']),
     ('core/restrack/', ['rdma_kunit_nl']),
     ('core/counters/', ['rdma_kunit_nl']),
+    # The MAD layer and the wire formats: rdma_kunit_mad.
+    ('core/mad/', ['rdma_kunit_mad']),
+    ('core/wire/', ['rdma_kunit_mad']),
     ('core/main.c', _ALL),
     # ib_uverbs: its suites are all in one module.
     ('uverbs/', ['rdma_kunit_uverbs']),
