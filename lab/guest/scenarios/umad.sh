@@ -118,7 +118,7 @@ tool() {
 # kill -9 of a process with outstanding requests; then its agents are gone.
 killed() {
 	rm -f $T/ready $T/go
-	python3 $TOOL hold rxe0 $T/ready $T/go >$T/hold-k.out 2>&1 &
+	python3 $TOOL hold rxe0 rxe1 $T/ready $T/go >$T/hold-k.out 2>&1 &
 	_p=$!
 	lab_wait_for 30 test -e $T/ready || { fail kill9/ready "holder not ready"; return; }
 	kill -9 $_p
@@ -137,7 +137,7 @@ u.close()
 # rdma link delete while a process holds rxe1's umad file.
 gone() {
 	rm -f $T/ready $T/go
-	python3 $TOOL hold rxe1 $T/ready $T/go >$T/hold.out 2>&1 &
+	python3 $TOOL hold rxe1 rxe0 $T/ready $T/go >$T/hold.out 2>&1 &
 	_p=$!
 	lab_wait_for 30 test -e $T/ready || { fail gone/ready "holder not ready"; return; }
 	check gone/link-delete timeout 60 rdma link delete rxe1
@@ -162,11 +162,11 @@ teardown() {
 if setup && devices; then
 	ibstat_check
 	issm
-	tool probe rxe0
+	tool probe rxe0 rxe1
 	tool exchange rxe0 rxe1 50
 	tool rmpp rxe0 rxe1 2000
 	tool malformed rxe0 rxe1 100
-	tool fuzz rxe0 3000 1
+	tool fuzz rxe0 rxe1 3000 1
 	killed
 	check counters/rxe1 cat /sys/kernel/debug/ib_core/mad/rxe1-1/counters
 	gone

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """MADs through /dev/infiniband/umadN, as libibumad sends them.
 
-    umad_tool.py probe DEV              the ioctl(), read() and write()
-                                        errnos of ib_umad
+    umad_tool.py probe DEV PEER         the ioctl(), read() and write()
+                                        errnos of ib_umad (MADs to PEER)
     umad_tool.py exchange DEV_A DEV_B N requests from DEV_A answered by an
                                         agent on DEV_B, N times; a request
                                         nobody answers times out
@@ -14,10 +14,11 @@
                                         DEV_A to DEV_B's QP1; every one must
                                         be dropped and counted by DEV_B's
                                         MAD layer, none delivered
-    umad_tool.py fuzz DEV N SEED        N random write()s, read()s and
+    umad_tool.py fuzz DEV PEER N SEED   N random write()s, read()s and
                                         ioctl()s; each returns a result or
                                         an errno of a fixed set
-    umad_tool.py hold DEV READY GO      register an agent, post requests
+    umad_tool.py hold DEV PEER READY GO register an agent, post requests
+                                        to PEER
                                         that wait for answers, touch READY,
                                         wait for GO (or be killed), then
                                         read (EIO once DEV is gone)
@@ -219,8 +220,9 @@ def expect_errno(name, want, fn, *args):
 
 # ---- probe ----
 
-def probe(dev):
-    gidx, gid = roce_gid(dev)
+def probe(dev, peer):
+    gidx, _ = roce_gid(dev)
+    _, gid = roce_gid(peer)
     u = Umad(dev)
     expect_errno('ioctl/unknown', errno.ENOTTY, fcntl.ioctl, u.fd,
                  _ioc(0, 0x7f, 0))
@@ -289,9 +291,9 @@ def probe(dev):
                  hdr(1, gid, 250), mad)
     # A request with the TID of one outstanding: refused
     req = mad_hdr(VENDOR1_B, GET, 0x4242) + bytes(MAD - 24)
-    u.send(hdr(1, gid, gidx, timeout_ms=5000), req)
+    u.send(hdr(1, gid, gidx, timeout_ms=60000), req)
     expect_errno('write/duplicate-request', errno.EINVAL, u.send,
-                 hdr(1, gid, gidx, timeout_ms=5000), req)
+                 hdr(1, gid, gidx, timeout_ms=60000), req)
     fl = fcntl.fcntl(u.fd, fcntl.F_GETFL)
     fcntl.fcntl(u.fd, fcntl.F_SETFL, fl | os.O_NONBLOCK)
     expect_errno('read/empty-nonblock', errno.EAGAIN, os.read, u.fd, 4096)
@@ -519,9 +521,10 @@ ALLOWED = {errno.EINVAL, errno.EIO, errno.EFAULT, errno.ENOMEM,
            errno.ENODATA}
 
 
-def fuzz(dev, n, seed):
+def fuzz(dev, peer, n, seed):
     rng = random.Random(seed)
-    gidx, gid = roce_gid(dev)
+    gidx, _ = roce_gid(dev)
+    _, gid = roce_gid(peer)
     u = Umad(dev)
     fcntl.fcntl(u.fd, fcntl.F_SETFL,
                 fcntl.fcntl(u.fd, fcntl.F_GETFL) | os.O_NONBLOCK)
@@ -580,10 +583,12 @@ def fuzz(dev, n, seed):
 
 # ---- hold ----
 
-def hold(dev, ready, go):
-    gidx, gid = roce_gid(dev)
+def hold(dev, peer, ready, go):
+    gidx, _ = roce_gid(dev)
+    _, gid = roce_gid(peer)
     u = Umad(dev)
-    a = u.register(1)
+    # A class agent too: its method must be free again once we are gone
+    a = u.register(1, VENDOR1, 1, (GET,))
     for i in range(16):
         u.send(hdr(a, gid, gidx, timeout_ms=600000),
                mad_hdr(VENDOR1_B, GET, 0x300 + i) + bytes(MAD - 24))
@@ -606,7 +611,7 @@ def main():
         raise SystemExit(__doc__)
     cmd, args = sys.argv[1], sys.argv[2:]
     if cmd == 'probe':
-        probe(args[0])
+        probe(args[0], args[1])
     elif cmd == 'exchange':
         exchange(args[0], args[1], int(args[2]))
     elif cmd == 'rmpp':
@@ -614,9 +619,9 @@ def main():
     elif cmd == 'malformed':
         malformed(args[0], args[1], int(args[2]))
     elif cmd == 'fuzz':
-        fuzz(args[0], int(args[1]), int(args[2]))
+        fuzz(args[0], args[1], int(args[2]), int(args[3]))
     elif cmd == 'hold':
-        hold(args[0], args[1], args[2])
+        hold(args[0], args[1], args[2], args[3])
     else:
         raise SystemExit(__doc__)
     sys.exit(1 if RESULTS['fail'] else 0)
