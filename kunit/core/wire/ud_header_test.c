@@ -9,6 +9,7 @@
  */
 #include <kunit/test.h>
 #include <linux/in.h>
+#include <rdma/ib_mad.h>
 #include <rdma/ib_pack.h>
 
 /* A MAD's 256 bytes */
