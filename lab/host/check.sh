@@ -91,9 +91,15 @@ srel=$(kdir_release "$skdir")
 
 # The root filesystem builds while the kernel does (network and dpkg
 # against compiling).
-step "root filesystem and stock kernel image (background)"
-(timed rootfs "$HOST_DIR/build-rootfs.sh" && timed stock-image "$HOST_DIR/stock-kernel.sh") \
-	>"$LOGS/rootfs.log" 2>&1 &
+step "root filesystem, stock kernel image and the DKMS chroot's base (background)"
+# The DKMS chroot's base is not this job's result: a failure to build it
+# shows in the deb/ results, which build it again if it is missing.
+(
+	timed rootfs "$HOST_DIR/build-rootfs.sh" && timed stock-image "$HOST_DIR/stock-kernel.sh"
+	rc=$?
+	timed deb-chroot-base "$HOST_DIR/deb-check.sh" --base || true
+	exit $rc
+) >"$LOGS/rootfs.log" 2>&1 &
 rootfs_pid=$!
 
 step "test kernel (cached, or about 21 minutes)"

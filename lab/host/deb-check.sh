@@ -3,6 +3,7 @@
 # bookworm chroot (never the host's own /lib/modules).
 #
 #   lab/host/deb-check.sh DEB MODULES_OUT
+#   lab/host/deb-check.sh --base      only make sure the cached base exists
 #
 # The chroot's base (debootstrap of bookworm with dkms, the stock kernel's
 # headers and image, and the .debs of a second kernel's headers, downloaded
@@ -24,16 +25,18 @@
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-[ $# -eq 2 ] || die "usage: deb-check.sh DEB MODULES_OUT"
-deb=$(readlink -f "$1")
-modout=$2
-[ -f "$deb" ] || die "no package $1"
+base_only=0
+if [ "${1:-}" = --base ]; then
+	base_only=1
+else
+	[ $# -eq 2 ] || die "usage: deb-check.sh DEB MODULES_OUT | --base"
+	deb=$(readlink -f "$1")
+	modout=$2
+	[ -f "$deb" ] || die "no package $1"
+fi
 
 kdir=$(stock_kdir) || die "no linux-headers-*-amd64 installed"
 srel=$(kdir_release "$kdir")
-pkg=$(dpkg-deb -f "$deb" Package)
-ver=$(dpkg-deb -f "$deb" Version)
-name=${pkg%-dkms}
 nfail=0
 
 result() {	# STATUS NAME [DETAIL]
@@ -112,6 +115,10 @@ if [ ! -f "$base/.done" ]; then
 	stage_time deb-chroot-base $(($(date +%s) - t))
 fi
 flock -u 9
+[ $base_only -eq 0 ] || exit 0
+pkg=$(dpkg-deb -f "$deb" Package)
+ver=$(dpkg-deb -f "$deb" Version)
+name=${pkg%-dkms}
 
 # The throwaway root: an overlay on the base.
 run=$(mktemp -d "$LAB_CACHE/runs/deb-XXXX")
