@@ -4,8 +4,9 @@
 #   plans/suite.sh [--modload] [--kunit MODULE...] [--scenario NAME...]
 #
 # --modload     insert and remove ib_core (its version in sysfs),
-#               rdma_devwatch and the test-double driver, then the kernel's hardware RDMA drivers whose imports
-#               we provide, one result line per step (modload/*)
+#               rdma_devwatch and the test-double driver, then the kernel's
+#               hardware RDMA drivers whose imports we provide, one result
+#               line per step (modload/*)
 # --kunit       load ib_core and the test-double driver, then load and unload
 #               each KUnit suite module (KUnit runs a module's suites when it
 #               loads; the results go to the kernel log), unload them all
