@@ -5,6 +5,7 @@
 #   make                  build every selected module against KDIR
 #   make KDIR=<tree>      ... against another kernel build tree
 #   make install          install into /lib/modules/<release>/updates, depmod
+#   make deb              the DKMS Debian package (packaging/, README "Install")
 #   make abi-check        compare our symbol CRCs with the target's Module.symvers
 #   make check            every test (both kernels, in VMs); see README.md
 #   make demo             the main job: a VM with our stack loaded
@@ -50,9 +51,14 @@ need_kconf = $(if $(KCONF),,$(error no kconfig tool: install linux-headers-amd64
 	(it brings linux-kbuild-6.1) or pass KDIR=<kernel build tree>))
 
 SRC_DIRS := Kbuild core hw uverbs ulp include kunit
+
+# The stack's version (scripts/version.sh: from git, or VERSION in a tree
+# without git such as the DKMS package's); every module's MODULE_VERSION.
+RDMA_VERSION ?= $(eval RDMA_VERSION := $(shell $(TOP)/scripts/version.sh))$(RDMA_VERSION)
 KBUILD_ARGS = -C $(KDIR) M=$(BUILD) KBUILD_SYMTYPES=1 $(if $(C),C=$(C)) $(if $(W),W=$(W))
 
-.PHONY: all modules kbuild install abi-check check demo mutate fuzz bench clean \
+.PHONY: all modules kbuild install abi-check check demo mutate fuzz bench deb clean \
+	package-sources print-krel \
 	defconfig olddefconfig menuconfig syncconfig sources kdir
 
 all: modules
@@ -86,9 +92,28 @@ sources: kdir syncconfig
 		--exclude='.*.cmd' --exclude='*.symtypes' --exclude='Module.symvers' \
 		--exclude=modules.order \
 		$(wildcard $(addprefix $(TOP)/,$(SRC_DIRS))) $(TOP)/.kconfig $(BUILD)/
+	@mkdir -p $(BUILD)/generated
+	@echo '#define RDMA_VERSION_STRING "$(RDMA_VERSION)"' >$(BUILD)/generated/rdma_version.h.new
+	@cmp -s $(BUILD)/generated/rdma_version.h.new $(BUILD)/generated/rdma_version.h || \
+		mv $(BUILD)/generated/rdma_version.h.new $(BUILD)/generated/rdma_version.h
+	@rm -f $(BUILD)/generated/rdma_version.h.new
 
 modules: sources
 	$(MAKE) $(KBUILD_ARGS) modules
+
+# What the DKMS package ships (packaging/mkdeb.sh): the sources "sources"
+# mirrors, with what builds them, copied to DEST.
+package-sources:
+	@test -n "$(DEST)" || { echo "package-sources: DEST=<dir> needed" >&2; exit 1; }
+	@mkdir -p $(DEST)/scripts
+	@rsync -a --exclude='*.o' --exclude='*.ko' --exclude='*.mod*' --exclude='.*.cmd' \
+		--exclude='*.symtypes' --exclude=__pycache__ \
+		$(TOP)/Makefile $(TOP)/Kconfig $(TOP)/VERSION \
+		$(wildcard $(addprefix $(TOP)/,$(SRC_DIRS))) $(DEST)/
+	@cp $(TOP)/scripts/version.sh $(DEST)/scripts/
+
+print-krel: kdir
+	@echo $(KREL)
 
 # kbuild in $(BUILD) as it stands, without mirroring the sources first:
 # make mutate edits the mirror and rebuilds it with this.
@@ -105,6 +130,10 @@ abi-check: modules
 		--target $(TARGET_SYMVERS) \
 		$(if $(ULP_MODULES),--ulp-modules $(ULP_MODULES)) \
 		$(if $(REF_SYMTYPES),--ref-symtypes $(REF_SYMTYPES))
+
+# The DKMS package of what Kconfig's defaults select, in build/deb/.
+deb: kdir
+	@$(TOP)/packaging/mkdeb.sh KDIR=$(KDIR) $(if $(W),W=$(W))
 
 check:
 	@$(TOP)/lab/host/check.sh

@@ -10,6 +10,7 @@
 #include "netdev/internal.h"
 #include "nl/internal.h"
 #include "mad/client.h"
+#include "rdma_version.h"
 
 /* Shared work queues; created at load, destroyed at unload, no lock. */
 struct workqueue_struct *ib_wq;
@@ -113,3 +114,4 @@ module_exit(ib_core_exit);
 
 MODULE_DESCRIPTION("RDMA core: device model and kernel verbs");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(RDMA_VERSION_STRING);

@@ -7,6 +7,7 @@
  */
 #include <linux/module.h>
 #include "internal.h"
+#include "rdma_version.h"
 
 static int __init uverbs_init(void)
 {
@@ -23,3 +24,4 @@ module_exit(uverbs_exit);
 
 MODULE_DESCRIPTION("RDMA from userspace: /dev/infiniband/uverbsN and user memory");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(RDMA_VERSION_STRING);

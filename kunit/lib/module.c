@@ -7,6 +7,8 @@
  * own; the suite modules load it.
  */
 #include <linux/module.h>
+#include "rdma_version.h"
 
 MODULE_DESCRIPTION("Helpers of the RDMA core's KUnit suites");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(RDMA_VERSION_STRING);

@@ -21,6 +21,7 @@
 #include <linux/platform_device.h>
 #include <linux/slab.h>
 #include "tdev_priv.h"
+#include "rdma_version.h"
 
 static unsigned int ndevs;
 module_param(ndevs, uint, 0444);
@@ -192,3 +193,4 @@ module_exit(tdev_exit);
 
 MODULE_DESCRIPTION("Test-double RDMA device for the KUnit suites and the demo");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(RDMA_VERSION_STRING);

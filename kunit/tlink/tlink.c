@@ -21,6 +21,7 @@
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_netlink.h>
 #include "tdev.h"
+#include "rdma_version.h"
 
 #define TLINK_DRIVER_ID RDMA_DRIVER_CXGB3
 
@@ -182,3 +183,4 @@ module_exit(tlink_exit);
 MODULE_ALIAS_RDMA_LINK("tdev");
 MODULE_DESCRIPTION("Link type \"tdev\": test devices with counters on net devices");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(RDMA_VERSION_STRING);

@@ -33,6 +33,7 @@
 #include <rdma/iter.h>
 
 #include "tdev.h"
+#include "rdma_version.h"
 
 #define UT_MAX_MAPS	4
 #define UT_MAX_UMEMS	4
@@ -613,3 +614,4 @@ kunit_test_suite(umem_suite);
 
 MODULE_DESCRIPTION("KUnit suites of ib_uverbs' user memory and of DMA blocks");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(RDMA_VERSION_STRING);

@@ -15,11 +15,15 @@
 #    checkpatch over our C files; kunit/coverage.py (every export called)
 # 5. make abi-check against the stock kernel and its ULP modules, and against
 #    the test kernel and its in-tree ULP builds (abi-check/stock, abi-check/test)
+# 5b. the DKMS package (make deb), installed, updated and removed in a
+#    throwaway chroot (lab/host/deb-check.sh: deb/*), in the background
+#    during the test-kernel VM
 # 6. the test-kernel VM (lab/host/suite.sh, one boot): every KUnit suite
 #    module (kunit/<suite>/<case>), then every scenario of
 #    lab/guest/scenarios (test/<scenario>/<case>), and the kernel log's
 #    reports (test/report/{kasan,lockdep,kmemleak,warn,bug})
-# 7. the stock-kernel VM, one boot: insert and remove our modules
+# 7. the stock-kernel VM, one boot, with the modules the package built
+#    (those of make if it failed): insert and remove our modules
 #    (stock/modload/*), every scenario (stock/<scenario>/*), its reports
 #    (stock/report/*)
 #
@@ -87,9 +91,15 @@ srel=$(kdir_release "$skdir")
 
 # The root filesystem builds while the kernel does (network and dpkg
 # against compiling).
-step "root filesystem and stock kernel image (background)"
-(timed rootfs "$HOST_DIR/build-rootfs.sh" && timed stock-image "$HOST_DIR/stock-kernel.sh") \
-	>"$LOGS/rootfs.log" 2>&1 &
+step "root filesystem, stock kernel image and the DKMS chroot's base (background)"
+# The DKMS chroot's base is not this job's result: a failure to build it
+# shows in the deb/ results, which build it again if it is missing.
+(
+	timed rootfs "$HOST_DIR/build-rootfs.sh" && timed stock-image "$HOST_DIR/stock-kernel.sh"
+	rc=$?
+	timed deb-chroot-base "$HOST_DIR/deb-check.sh" --base || true
+	exit $rc
+) >"$LOGS/rootfs.log" 2>&1 &
 rootfs_pid=$!
 
 step "test kernel (cached, or about 21 minutes)"
@@ -231,6 +241,26 @@ vm_suite() {
 		result FAIL "${prefix}vm" "no result, see $LOGS/$name-vm.log"
 }
 
+# The DKMS package (make deb), installed, updated and removed in a throwaway
+# chroot (lab/host/deb-check.sh), in the background at low priority while
+# the test-kernel VM runs; the stock VM then boots with the modules the
+# package built.
+stock_mods="$TOP_DIR/build/$srel"
+deb_pid=
+if [ $built_stock -eq 1 ]; then
+	step "the DKMS package (background)"
+	(
+		if deb=$(timed deb make -s -C "$TOP_DIR" KDIR="$skdir" W=1 deb 2>"$LOGS/deb.log"); then
+			echo "PASS deb/build ($(basename "$deb"), $(du -h "$deb" | cut -f1))"
+			LAB_LOGS="$LOGS" timed deb-check nice -n 19 "$HOST_DIR/deb-check.sh" "$deb" \
+				"$LOGS/deb-modules" 2>"$LOGS/deb-check.err"
+		else
+			echo "FAIL deb/build (make deb failed, see $LOGS/deb.log)"
+		fi
+	) >"$LOGS/deb-check.log" 2>&1 &
+	deb_pid=$!
+fi
+
 # The test kernel: every KUnit suite module and every scenario, one boot.
 if [ -n "$tk" ] && [ $built_test -eq 1 ] && [ $have_rootfs -eq 1 ]; then
 	mapfile -t suites < <(built_modules "$TOP_DIR/build/$trel" | grep '/kunit/' |
@@ -244,11 +274,20 @@ else
 	result FAIL test/vm "no test kernel, test-kernel build or root filesystem"
 fi
 
-# The stock kernel: our modules in and out, and every scenario, one boot.
+if [ -n "$deb_pid" ]; then
+	timed deb-wait wait $deb_pid
+	results_from "$LOGS/deb-check.log"
+	grep -qE '^(PASS|FAIL) deb/in-tree-again' "$LOGS/deb-check.log" ||
+		{ tail -n 5 "$LOGS/deb-check.err" 2>/dev/null; result FAIL deb/check "did not finish, see $LOGS/deb-check.err"; }
+	[ -s "$LOGS/deb-modules/modules.order" ] && stock_mods="$LOGS/deb-modules"
+fi
+
+# The stock kernel: our modules (as the DKMS package built them) in and out,
+# and every scenario, one boot.
 if [ $built_stock -eq 1 ] && [ $have_rootfs -eq 1 ]; then
 	mapfile -t scen < <(scenarios_for stock)
 	step "stock-kernel VM: module load; scenarios ${scen[*]}"
-	vm_suite stock stock/ --build "$TOP_DIR/build/$srel" --modload --scenario "${scen[@]}"
+	vm_suite stock stock/ --build "$stock_mods" --modload --scenario "${scen[@]}"
 else
 	result FAIL stock/vm "no stock build or root filesystem"
 fi

@@ -7,8 +7,8 @@
 #   - the README's commands that install what they need (make demo,
 #     make check, and .ci/run, which runs make check) must get past the
 #     Makefile: their installers run before anything needs the headers;
-#   - the targets that build (make, make install, make abi-check) must stop
-#     with the message that says to install the headers.
+#   - the targets that build (make, make install, make abi-check, make deb)
+#     must stop with the message that says to install the headers.
 #
 #   lab/host/fresh-parse.sh      one PASS/FAIL/SKIP line per command
 set -uo pipefail
@@ -57,7 +57,7 @@ needs_headers() {	# NAME CMD...: must fail, saying to install the headers
 installs make-demo make -n demo
 installs make-check make -n check
 installs ci-run env MAKEFLAGS=n .ci/run
-for t in modules install abi-check; do
+for t in modules install abi-check deb; do
 	needs_headers "needs-headers/$t" make -n "$t"
 done
 exit $rc

@@ -99,3 +99,22 @@ built_modules() {	# DIR
 	d=$(cd "$1" && pwd) || return 1
 	sed -e 's/\.o$/.ko/' -e "s#^\([^/]\)#$d/\1#" "$d/modules.order" 2>/dev/null
 }
+
+# The mirror this machine's apt uses for SUITE (deb822 sources first, then
+# the classic list); empty if it has none.
+apt_mirror() {	# SUITE
+	local f m=
+	for f in /etc/apt/sources.list.d/*.sources; do
+		[ -f "$f" ] || continue
+		m=$(awk -v s="$1" '
+			/^URIs:/ { u = $2 }
+			/^Suites:/ { for (i = 2; i <= NF; i++) if ($i == s) found = u }
+			/^$/ { u = "" }
+			END { if (found != "") print found }' "$f")
+		[ -n "$m" ] && break
+	done
+	if [ -z "$m" ] && [ -f /etc/apt/sources.list ]; then
+		m=$(awk -v s="$1" '$1 == "deb" && $3 == s { print $2; exit }' /etc/apt/sources.list)
+	fi
+	echo "$m"
+}

@@ -10,6 +10,7 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <rdma/ib_verbs.h>
+#include "rdma_version.h"
 
 struct devwatch {
 	struct ib_event_handler handler;
@@ -89,3 +90,4 @@ module_exit(devwatch_exit);
 
 MODULE_DESCRIPTION("Log RDMA devices and their asynchronous events");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(RDMA_VERSION_STRING);

@@ -23,6 +23,7 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 #include "traffic.h"
+#include "rdma_version.h"
 
 static unsigned int depth = 8;
 module_param(depth, uint, 0644);
@@ -314,3 +315,4 @@ module_exit(traffic_exit);
 
 MODULE_DESCRIPTION("RDMA traffic between two devices, verified, with figures");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(RDMA_VERSION_STRING);

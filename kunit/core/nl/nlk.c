@@ -11,6 +11,7 @@
 #include <linux/uio.h>
 #include <net/net_namespace.h>
 #include "nlk.h"
+#include "rdma_version.h"
 
 static void nlk_release(struct kunit_resource *res)
 {
@@ -300,3 +301,4 @@ void nlk_restore_cap(const struct cred *old)
 
 MODULE_DESCRIPTION("KUnit suites of RDMA netlink, resource tracking and hardware counters");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(RDMA_VERSION_STRING);

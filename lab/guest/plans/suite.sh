@@ -3,9 +3,10 @@
 #
 #   plans/suite.sh [--modload] [--kunit MODULE...] [--scenario NAME...]
 #
-# --modload     insert and remove ib_core, rdma_devwatch and the test-double
-#               driver, then the kernel's hardware RDMA drivers whose imports
-#               we provide, one result line per step (modload/*)
+# --modload     insert and remove ib_core (its version in sysfs),
+#               rdma_devwatch and the test-double driver, then the kernel's
+#               hardware RDMA drivers whose imports we provide, one result
+#               line per step (modload/*)
 # --kunit       load ib_core and the test-double driver, then load and unload
 #               each KUnit suite module (KUnit runs a module's suites when it
 #               loads; the results go to the kernel log), unload them all
@@ -54,6 +55,14 @@ run_modload() {
 	done
 	modmap
 	echo "lab: devices: $(ls /sys/class/infiniband 2>/dev/null | tr '\n' ' ')"
+	# A running system tells which stack it has: the loaded ib_core's
+	# version in sysfs, the one modinfo reads from its file.
+	_v=$(cat /sys/module/ib_core/version 2>/dev/null)
+	if [ -n "$_v" ] && [ "$_v" = "$(modinfo -F version ib_core)" ]; then
+		echo "PASS modload/version ($_v)"
+	else
+		lab_fail modload/version "sysfs '${_v}', modinfo '$(modinfo -F version ib_core)'"; rc=1
+	fi
 	for m in rdma_kunit_tdev rdma_devwatch ib_core; do
 		if [ ! -d "/sys/module/$m" ]; then
 			lab_fail "modload/unload/$m" "not loaded"; rc=1
