@@ -11,6 +11,7 @@
 #include <linux/module.h>
 #include <linux/stringify.h>
 #include "internal.h"
+#include "rdma_version.h"
 
 /* Under /dev/infiniband/, as libibumad looks for them */
 static char *umad_devnode(struct device *dev, umode_t *mode)
@@ -86,3 +87,4 @@ module_exit(umad_exit);
 
 MODULE_DESCRIPTION("RDMA: MADs from userspace (/dev/infiniband/umadN, issmN)");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(RDMA_VERSION_STRING);

@@ -5,6 +5,8 @@
  * KUnit runs them when the module loads.
  */
 #include <linux/module.h>
+#include "rdma_version.h"
 
 MODULE_DESCRIPTION("KUnit suites of the RDMA core's MAD layer");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(RDMA_VERSION_STRING);
