@@ -212,15 +212,15 @@ static int agent_publish(struct mad_agent *ma)
  * @device: the device
  * @port_num: its port
  * @qp_type: IB_QPT_SMI (QP0) or IB_QPT_GSI (QP1)
- * @mad_reg_req: the class, class version, OUI and methods whose
+ * @reg_req: the class, class version, OUI and methods whose
  *	unsolicited MADs the agent receives; NULL for an agent that only
  *	sends (and receives the responses to its requests)
- * @rmpp_version: 0, or IB_MGMT_RMPP_VERSION for an RMPP class
- * @send_handler: called when a send completes (required)
- * @recv_handler: called for each MAD received (required with
- *	@mad_reg_req)
+ * @rmpp_ver: 0, or IB_MGMT_RMPP_VERSION for an RMPP class
+ * @on_send: called when a send completes (required)
+ * @on_recv: called for each MAD received (required with
+ *	@reg_req)
  * @context: the agent's context for the handlers
- * @registration_flags: IB_MAD_USER_RMPP: the consumer does RMPP itself
+ * @reg_flags: IB_MAD_USER_RMPP: the consumer does RMPP itself
  *
  * Sleeps.
  *
@@ -233,20 +233,20 @@ static int agent_publish(struct mad_agent *ma)
 struct ib_mad_agent *ib_register_mad_agent(struct ib_device *device,
 					   u32 port_num,
 					   enum ib_qp_type qp_type,
-					   struct ib_mad_reg_req *mad_reg_req,
-					   u8 rmpp_version,
-					   ib_mad_send_handler send_handler,
-					   ib_mad_recv_handler recv_handler,
+					   struct ib_mad_reg_req *reg_req,
+					   u8 rmpp_ver,
+					   ib_mad_send_handler on_send,
+					   ib_mad_recv_handler on_recv,
 					   void *context,
-					   u32 registration_flags)
+					   u32 reg_flags)
 {
 	struct mad_port *port;
 	struct mad_agent *ma;
 	int ret;
 
-	ret = agent_check(device, port_num, qp_type, mad_reg_req,
-			  rmpp_version, send_handler, recv_handler,
-			  registration_flags);
+	ret = agent_check(device, port_num, qp_type, reg_req,
+			  rmpp_ver, on_send, on_recv,
+			  reg_flags);
 	if (ret)
 		return ERR_PTR(ret);
 	port = port_get(device, port_num);
@@ -254,16 +254,16 @@ struct ib_mad_agent *ib_register_mad_agent(struct ib_device *device,
 		return ERR_PTR(-ENODEV);
 	if (!port->qps[qp_type == IB_QPT_GSI].qp)
 		return ERR_PTR(-EPROTONOSUPPORT);
-	ma = agent_alloc(port, qp_type, mad_reg_req);
+	ma = agent_alloc(port, qp_type, reg_req);
 	if (!ma)
 		return ERR_PTR(-ENOMEM);
 	ma->agent.device = device;
 	ma->agent.qp = ma->mqp->qp;
 	ma->agent.port_num = port_num;
-	ma->agent.rmpp_version = rmpp_version;
-	ma->agent.flags = registration_flags;
-	ma->agent.send_handler = send_handler;
-	ma->agent.recv_handler = recv_handler;
+	ma->agent.rmpp_version = rmpp_ver;
+	ma->agent.flags = reg_flags;
+	ma->agent.send_handler = on_send;
+	ma->agent.recv_handler = on_recv;
 	ma->agent.context = context;
 	INIT_LIST_HEAD(&ma->agent.mad_agent_sec_list);
 	/*
