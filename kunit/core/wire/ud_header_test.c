@@ -194,14 +194,19 @@ static void ut_unpack(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, memcmp(&back.lrh, &h.lrh, sizeof(h.lrh)), 0);
 	KUNIT_EXPECT_EQ(test, memcmp(&back.grh, &h.grh, sizeof(h.grh)), 0);
 	KUNIT_EXPECT_EQ(test, back.bth.opcode, h.bth.opcode);
-	KUNIT_EXPECT_EQ(test, back.bth.pkey, h.bth.pkey);
-	KUNIT_EXPECT_EQ(test, back.bth.destination_qpn,
-			h.bth.destination_qpn);
-	KUNIT_EXPECT_EQ(test, back.bth.psn, h.bth.psn);
+	KUNIT_EXPECT_EQ(test, be16_to_cpu(back.bth.pkey),
+			be16_to_cpu(h.bth.pkey));
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(back.bth.destination_qpn),
+			be32_to_cpu(h.bth.destination_qpn));
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(back.bth.psn),
+			be32_to_cpu(h.bth.psn));
 	KUNIT_EXPECT_EQ(test, back.bth.solicited_event, 1);
-	KUNIT_EXPECT_EQ(test, back.deth.qkey, h.deth.qkey);
-	KUNIT_EXPECT_EQ(test, back.deth.source_qpn, h.deth.source_qpn);
-	KUNIT_EXPECT_EQ(test, back.immediate_data, h.immediate_data);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(back.deth.qkey),
+			be32_to_cpu(h.deth.qkey));
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(back.deth.source_qpn),
+			be32_to_cpu(h.deth.source_qpn));
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(back.immediate_data),
+			be32_to_cpu(h.immediate_data));
 
 	/* Without GRH nor immediate data */
 	ib_ud_header_init(UT_PAYLOAD, 1, 0, 0, 0, 0, 0, 0, &h);
