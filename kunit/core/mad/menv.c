@@ -64,6 +64,14 @@ static void menv_recv(struct ib_mad_agent *agent,
 	wake_up(&a->wq);
 }
 
+/* What buf->mad holds: the whole MAD, or an RMPP message's header. */
+static size_t menv_sent_len(const struct ib_mad_send_buf *buf)
+{
+	size_t len = buf->hdr_len + (buf->seg_count ? 0 : buf->data_len);
+
+	return min_t(size_t, len, sizeof(((struct menv_agent *)0)->last_sent));
+}
+
 static void menv_send(struct ib_mad_agent *agent, struct ib_mad_send_wc *wc)
 {
 	struct menv_agent *a = agent->context;
@@ -71,6 +79,7 @@ static void menv_send(struct ib_mad_agent *agent, struct ib_mad_send_wc *wc)
 	a->last_status = wc->status;
 	a->last_retries = wc->send_buf->retries;
 	a->last_context = wc->send_buf->context[1];
+	memcpy(a->last_sent, wc->send_buf->mad, menv_sent_len(wc->send_buf));
 	if (wc->send_buf->context[0])
 		rdma_destroy_ah(wc->send_buf->context[0],
 				RDMA_DESTROY_AH_SLEEPABLE);

@@ -30,6 +30,8 @@
  * @last_status: the status of the last send reported
  * @last_retries: its send buffer's retries
  * @last_context: its send buffer's context[1]
+ * @last_sent: the first bytes of its MAD as it was when reported (the
+ *	buffer is freed then): a directed-route SMP's hop pointer and path
  */
 struct menv_agent {
 	struct ib_mad_agent *agent;
@@ -45,6 +47,7 @@ struct menv_agent {
 	enum ib_wc_status last_status;
 	int last_retries;
 	void *last_context;
+	u8 last_sent[sizeof(struct ib_mad)];
 };
 
 struct menv_agent *menv_agent(struct kunit *test, struct ib_device *dev,

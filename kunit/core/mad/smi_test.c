@@ -121,13 +121,13 @@ static void smt_send_rules(struct kunit *test)
 		       IB_MGMT_METHOD_GET, 1);
 	smt_dr(buf, r->cnt, r->ptr, r->back, IB_LID_PERMISSIVE,
 	       r->first_port);
-	smp = buf->mad;
 	KUNIT_EXPECT_EQ(test, ib_post_send_mad(buf, NULL), r->err);
 	if (r->err) {
 		ib_free_send_mad(buf);
 	} else {
 		KUNIT_EXPECT_TRUE(test, menv_wait(&req->nsend, 1, req));
-		/* The pointer moved as the rules say */
+		/* The pointer moved as the rules say (the buffer is freed) */
+		smp = (struct ib_smp *)req->last_sent;
 		KUNIT_EXPECT_EQ(test, smp->hop_ptr, r->back ? r->cnt : 1);
 		if (!r->back)
 			KUNIT_EXPECT_EQ(test, smp->return_path[1], 1);
