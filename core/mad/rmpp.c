@@ -235,7 +235,13 @@ static void rmpp_send_ctl(struct mad_agent *ma,
 		return;
 	}
 	out = buf->mad;
-	memcpy(out, in, IB_MGMT_RMPP_HDR);
+	/*
+	 * The class's whole header: a request-side control MAD (an ACK of a
+	 * response) finds its agent by class, version, method and, in the
+	 * vendor range with an OUI, the OUI after the RMPP header.
+	 */
+	memcpy(out, in, max_t(int, IB_MGMT_RMPP_HDR,
+			      ib_get_mad_data_offset(in->mad_hdr.mgmt_class)));
 	out->mad_hdr.method ^= IB_MGMT_METHOD_RESP;
 	out->rmpp_hdr.rmpp_version = IB_MGMT_RMPP_VERSION;
 	out->rmpp_hdr.rmpp_type = type;
