@@ -10,6 +10,10 @@
  *    use count and the file's record agree: detaching again works, and
  *    then the QP can be destroyed (uverbs/objects/mcast.c).
  *
+ * And what the mutation list needs of the two objects' commands whose
+ * static functions share names with the kernel verbs' (qp_modify,
+ * ah_create): a modified QP is let go, a refused AH is aborted.
+ *
  * The requests go through the test device's real uverbsN (kunit/lib/
  * uvk.c), as rdma-core sends them.  The capability is dropped with
  * override_creds() for the step that must be refused.
@@ -259,9 +263,74 @@ static void mcast_refused_detach_keeps_attachment(struct kunit *test)
 	uvk_close(qt.u, qt.f);
 }
 
+/*
+ * MODIFY_QP looks the QP up for the command only: once modified (Reset to
+ * Init), the QP is free to be destroyed.
+ */
+static void qp_modify_then_destroy(struct kunit *test)
+{
+	struct {
+		struct ib_uverbs_cmd_hdr hdr;
+		struct ib_uverbs_modify_qp cmd;
+	} req = { .cmd = {
+		.attr_mask = IB_QP_STATE | IB_QP_PKEY_INDEX | IB_QP_PORT |
+			     IB_QP_QKEY,
+		.qp_state = IB_QPS_INIT, .port_num = 1, .qkey = 0x11,
+	} };
+	struct qt qt;
+	long qp;
+
+	qt_setup(test, &qt);
+	qp = qt_write_create_qp(&qt);
+	KUNIT_ASSERT_GE(test, qp, 0L);
+	req.cmd.qp_handle = qp;
+	KUNIT_EXPECT_EQ(test, qt_write(&qt, IB_USER_VERBS_CMD_MODIFY_QP, &req,
+				       sizeof(req), NULL, 0),
+			(ssize_t)sizeof(req));
+	/* A port the device lacks: refused, and the QP is let go all the same */
+	req.cmd.attr_mask = IB_QP_PORT;
+	req.cmd.port_num = 7;
+	KUNIT_EXPECT_EQ(test, qt_write(&qt, IB_USER_VERBS_CMD_MODIFY_QP, &req,
+				       sizeof(req), NULL, 0), (ssize_t)-EINVAL);
+	KUNIT_EXPECT_GT(test, qt_destroy_qp(&qt, qp), (ssize_t)0);
+	uvk_close(qt.u, qt.f);
+}
+
+/*
+ * CREATE_AH on a port the device lacks is refused (-EINVAL), and the
+ * aborted object leaves the file as it was: another object can be made
+ * and the file closes.
+ */
+static void ah_create_bad_port(struct kunit *test)
+{
+	struct {
+		struct ib_uverbs_cmd_hdr hdr;
+		struct ib_uverbs_create_ah cmd;
+	} req = {};
+	struct ib_uverbs_create_ah_resp resp;
+	struct qt qt;
+
+	qt_setup(test, &qt);
+	req.cmd.pd_handle = qt.pd;
+	req.cmd.attr.dlid = 3;
+	req.cmd.attr.port_num = 0;
+	KUNIT_EXPECT_EQ(test, qt_write(&qt, IB_USER_VERBS_CMD_CREATE_AH, &req,
+				       sizeof(req), &resp, sizeof(resp)),
+			(ssize_t)-EINVAL);
+	req.cmd.attr.port_num = 9;
+	KUNIT_EXPECT_EQ(test, qt_write(&qt, IB_USER_VERBS_CMD_CREATE_AH, &req,
+				       sizeof(req), &resp, sizeof(resp)),
+			(ssize_t)-EINVAL);
+	KUNIT_EXPECT_GE(test, qt_write_create_qp(&qt), 0L);
+	/* Closing tears everything down: an abort left nothing locked */
+	uvk_close(qt.u, qt.f);
+}
+
 static struct kunit_case qp_cases[] = {
 	KUNIT_CASE(qp_source_qpn_needs_net_raw),
 	KUNIT_CASE(mcast_refused_detach_keeps_attachment),
+	KUNIT_CASE(qp_modify_then_destroy),
+	KUNIT_CASE(ah_create_bad_port),
 	{}
 };
 
