@@ -35,6 +35,36 @@ static void cq_poll_delivers_all(struct kunit *test)
 	vk_pair_free(test, &p);
 }
 
+static const enum ib_poll_context event_ctxs[] = {
+	IB_POLL_SOFTIRQ, IB_POLL_WORKQUEUE, IB_POLL_UNBOUND_WORKQUEUE,
+};
+
+KUNIT_ARRAY_PARAM(event_ctx, event_ctxs, vk_poll_ctx_desc);
+
+/*
+ * Completions that land between the core's last poll and its re-arm get
+ * no event of their own: the core must re-arm with
+ * IB_CQ_REPORT_MISSED_EVENTS and poll again when the driver says some
+ * arrived.  On a device with late_cqes every completion that arrives
+ * while the CQ is not armed lands exactly then, so each round of traffic
+ * ends with some that only the re-arm's answer reveals.
+ */
+static void cq_rearm_reports_missed(struct kunit *test)
+{
+	enum ib_poll_context ctx = *(const enum ib_poll_context *)test->param_value;
+	struct tdev_params params = { .late_cqes = true };
+	struct vk_counter c;
+	struct vk_pair p;
+
+	vk_reinit(test, &params);
+	vk_counter_init(&c, 20 * 32);
+	vk_pair_make(test, &p, IB_QPT_RC, ctx, NULL);
+	vk_traffic(test, &p, &c, 20);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c.n), 20 * 32);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c.errors), 0);
+	vk_pair_free(test, &p);
+}
+
 /* A device's interrupt context, and how the core polls the CQ. */
 struct cq_exec_case {
 	enum tdev_exec exec;
@@ -325,6 +355,7 @@ static struct kunit_case cq_poll_cases[] = {
 	KUNIT_CASE(cq_poll_no_wr_cqe),
 	KUNIT_CASE(cq_direct_budget),
 	KUNIT_CASE(cq_softirq_round),
+	KUNIT_CASE_PARAM(cq_rearm_reports_missed, event_ctx_gen_params),
 	KUNIT_CASE(cq_alloc_bad_and_any),
 	KUNIT_CASE(cq_free_races_event),
 	KUNIT_CASE(cq_free_busy_refused),
