@@ -3,7 +3,7 @@
 # (lab/guest/scenarios/soak.sh; Documentation/lab.rst).  Not part of make
 # check.
 #
-#   lab/host/soak.sh [--mode traffic|links|modules] [--duration SEC]
+#   lab/host/soak.sh [--mode MODE[,MODE...]] [--duration SEC]
 #                    [--runs N] [--driver in-tree|ours] [--run-timeout SEC]
 #                    [--kernel test|stock] [--out DIR]
 #
@@ -11,17 +11,18 @@
 #                  and perftest's six tools, in turn; links: "rdma link
 #                  delete"/"add" cycles under ib_write_bw traffic;
 #                  modules: load/unload cycles of the whole stack with
-#                  devices present
-#   --duration     seconds to go on for (default 600 for traffic, none for
-#                  the others)
-#   --runs         runs or cycles at most (default: none for traffic, 100
-#                  for the others)
+#                  devices present; several, comma-separated, run in turn
+#                  in the same boot, each with the duration and runs
+#   --duration     seconds to go on for, per mode (default 600 for traffic
+#                  alone, none otherwise)
+#   --runs         runs or cycles at most, per mode (default: none for
+#                  traffic alone, 100 otherwise)
 #   --driver       in-tree (default): the kernel's rdma_rxe; ours: the one
 #                  this tree builds (issue 19)
 #   --run-timeout  the watchdog of one run or step (default 300 s)
 #   --kernel       test (default: KASAN, lockdep, kmemleak) or stock
 #   --out          keep the VM run there; stalls leave their stacks, QP
-#                  states and counters in <out>/share/out/soak/stall-N/
+#                  states and counters in <out>/share/out/soak/MODE/stall-N/
 #
 # Builds our modules for the kernel, boots it once and runs the soak
 # scenario; prints its result lines, "soak: MODE: N runs, F failures,
@@ -45,10 +46,15 @@ while [ $# -gt 0 ]; do
 	*) die "unknown argument $1" ;;
 	esac
 done
+nmodes=0
+for m in ${mode//,/ }; do
+	case "$m" in traffic|links|modules) ;; *) die "--mode traffic, links or modules, not $m" ;; esac
+	nmodes=$((nmodes + 1))
+done
+[ $nmodes -gt 0 ] || die "--mode traffic, links or modules"
 case "$mode" in
 traffic) duration=${duration:-600} runs=${runs:-0} ;;
-links|modules) duration=${duration:-0} runs=${runs:-100} ;;
-*) die "--mode traffic, links or modules" ;;
+*) duration=${duration:-0} runs=${runs:-100} ;;
 esac
 case "$driver" in in-tree|ours) ;; *) die "--driver in-tree or ours" ;; esac
 [[ "$duration$runs$watchdog" =~ ^[0-9]+$ ]] || die "--duration, --runs and --run-timeout take numbers"
@@ -62,12 +68,12 @@ stock)
 *) die "--kernel test or --kernel stock" ;;
 esac
 make -C "$TOP_DIR" -s KDIR="$kdir" >&2
-# The scenario's limit: the duration, or the runs at a watchdog each (a
-# cycle has three watched steps), and 10 minutes for setting up.
+# The scenario's limit: per mode, the duration, or the runs at a watchdog
+# each (a cycle has three watched steps); and 10 minutes for setting up.
 if [ "$duration" -gt 0 ]; then
-	limit=$((duration + watchdog + 600))
+	limit=$(((duration + watchdog) * nmodes + 600))
 else
-	limit=$((runs * watchdog * 3 + 600))
+	limit=$((runs * watchdog * 3 * nmodes + 600))
 fi
 data=$(mktemp -d)
 trap 'rm -rf "$data"' EXIT

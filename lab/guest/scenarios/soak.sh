@@ -12,9 +12,11 @@
 #                              ib_write_bw traffic, cycle after cycle
 #                     modules  the whole stack loaded, two devices made and
 #                              used, and unloaded with the devices present
-#   SOAK_DURATION     seconds to go on for (0: no limit)
-#   SOAK_RUNS         runs (traffic) or cycles (links, modules) at most
-#                     (0: no limit; one of the two must be set)
+#                     or several of them, comma-separated: each in turn,
+#                     with the same duration and runs, in one boot
+#   SOAK_DURATION     seconds to go on for, per mode (0: no limit)
+#   SOAK_RUNS         runs (traffic) or cycles (links, modules) at most,
+#                     per mode (0: no limit; one of the two must be set)
 #   SOAK_DRIVER       in-tree: the kernel's own rdma_rxe (Debian's binary
 #                     on the stock kernel); ours: the rdma_rxe we build
 #                     (hw/rxe, under updates/)
@@ -23,7 +25,7 @@
 # A run that does not finish within the watchdog is a stall: the kernel
 # stacks of its processes (every thread), "rdma res show qp" (and -d),
 # the rxe counters of both ports and the end of the kernel log are saved
-# in $LAB_OUT/soak/stall-N/, then it is killed.  Each run or cycle must
+# in $LAB_OUT/soak/MODE/stall-N/, then it is killed.  Each run or cycle must
 # also leave no user object and give every RDMA cgroup charge back.  One
 # line at the end: "soak: MODE: N runs, F failures, S stalls, T s"; the
 # result lines soak/MODE/{runs,failures,stalls,...}; the plan checks the
@@ -34,14 +36,15 @@ IB=/sys/class/infiniband
 T=/tmp/soak
 A=10.11.0.1
 B=10.11.0.2
-MODE=${SOAK_MODE:-traffic}
+MODES=$(echo "${SOAK_MODE:-traffic}" | tr , ' ')
+MODE=''
 DURATION=${SOAK_DURATION:-0}
 RUNS=${SOAK_RUNS:-0}
 DRIVER=${SOAK_DRIVER:-in-tree}
 WATCHDOG=${SOAK_RUN_TIMEOUT:-300}
 OUT=$LAB_OUT/soak
 CG=''
-runs=0 failures=0 stalls=0 start=$(date +%s)
+runs=0 failures=0 stalls=0 start=0
 
 pass() { lab_pass "$S/$MODE/$1"; }
 fail() { lab_fail "$S/$MODE/$1" "$2"; }
@@ -101,7 +104,7 @@ clean_after() {	# WHAT
 
 # What a stall leaves for diagnosis, in $OUT/stall-N/.
 diagnose() {	# WHAT PID...
-	_d=$OUT/stall-$stalls
+	_d=$OUT/$MODE/stall-$stalls
 	mkdir -p "$_d"
 	echo "$1" >"$_d/what"
 	shift
@@ -326,41 +329,50 @@ soak_loop() {	# STEP
 	done
 }
 
+# One mode, from a fresh stack to its result lines and its summary line.
+soak_mode() {
+	runs=0 failures=0 stalls=0 start=$(date +%s)
+	echo "lab: soak: $MODE, driver $DRIVER, ${DURATION}s, $RUNS runs at most, watchdog ${WATCHDOG}s"
+	case $MODE in
+	traffic|links)
+		if stack_up; then
+			pass setup
+			if [ $MODE = traffic ]; then
+				soak_loop traffic_run
+			else
+				soak_loop link_cycle
+			fi
+		else
+			fail setup "the stack or the devices did not come up"
+		fi
+		stack_down ;;
+	modules)
+		pass setup
+		soak_loop module_cycle ;;
+	*)
+		fail setup "SOAK_MODE is traffic, links or modules, not $MODE"
+		return ;;
+	esac
+	lab_unload_all
+	echo "soak: $MODE: $runs runs, $failures failures, $stalls stalls, $(($(date +%s) - start)) s"
+	[ $runs -gt 0 ] && pass runs || fail runs "no run"
+	[ $failures -eq 0 ] && pass failures || fail failures "$failures of $runs"
+	[ $stalls -eq 0 ] && pass stalls || fail stalls "$stalls of $runs (see $OUT)"
+}
+
 if [ "$RUNS" -eq 0 ] && [ "$DURATION" -eq 0 ]; then
-	lab_fail "$S/$MODE/setup" "neither SOAK_RUNS nor SOAK_DURATION"
+	lab_fail "$S/setup" "neither SOAK_RUNS nor SOAK_DURATION"
 	exit 1
 fi
 mkdir -p $T "$OUT"
-lab_veth_pair || { lab_fail "$S/$MODE/setup" "veth pair"; exit 1; }
-CG=$(lab_rdmacg_make soak "") || { lab_fail "$S/$MODE/setup" "RDMA cgroup"; exit 1; }
-echo "lab: soak: $MODE, driver $DRIVER, ${DURATION}s, $RUNS runs at most, watchdog ${WATCHDOG}s"
-case $MODE in
-traffic|links)
-	if stack_up; then
-		pass setup
-		if [ $MODE = traffic ]; then
-			soak_loop traffic_run
-		else
-			soak_loop link_cycle
-		fi
-	else
-		fail setup "the stack or the devices did not come up"
-	fi
-	stack_down ;;
-modules)
-	pass setup
-	soak_loop module_cycle ;;
-*)
-	fail setup "SOAK_MODE is traffic, links or modules, not $MODE" ;;
-esac
-secs=$(($(date +%s) - start))
-echo "soak: $MODE: $runs runs, $failures failures, $stalls stalls, $secs s"
-[ $runs -gt 0 ] && pass runs || fail runs "no run"
-[ $failures -eq 0 ] && pass failures || fail failures "$failures of $runs"
-[ $stalls -eq 0 ] && pass stalls || fail stalls "$stalls of $runs (see $OUT)"
+lab_veth_pair || { lab_fail "$S/setup" "veth pair"; exit 1; }
+CG=$(lab_rdmacg_make soak "") || { lab_fail "$S/setup" "RDMA cgroup"; exit 1; }
+for MODE in $MODES; do
+	soak_mode
+done
 rmdir "$CG" 2>/dev/null
 lab_veth_pair_del
 lab_unload_all
 _re='WARNING:|BUG:|Oops|general protection|refcount_t|list_(add|del) corruption|INFO: task .* blocked'
 _bad=$(dmesg | sed -n "/lab: scenario $S\$/,\$p" | grep -E -m3 "$_re")
-[ -z "$_bad" ] && pass kernel-log || fail kernel-log "$_bad"
+[ -z "$_bad" ] && lab_pass "$S/kernel-log" || lab_fail "$S/kernel-log" "$_bad"
