@@ -218,11 +218,13 @@ else
 fi
 
 # The scenarios that run on a kernel: every lab/guest/scenarios/*.sh, unless
-# its "# lab-kernels:" line names only the other one.
+# its "# lab-kernels:" line names only the other one, or a "# lab-check: no"
+# line keeps it for a target of its own (soak.sh: make soak).
 scenarios_for() {	# test|stock
 	local f k
 	for f in "$GUEST_DIR"/scenarios/*.sh; do
 		[ -f "$f" ] || continue
+		grep -q '^# lab-check: no' "$f" && continue
 		k=$(sed -n 's/^# lab-kernels: *//p' "$f" | head -n1)
 		[ -z "$k" ] || [[ " $k " == *" $1 "* ]] || continue
 		basename "$f" .sh
