@@ -526,7 +526,7 @@ static void unregister_client_before_claim(struct kunit *test)
 	}
 	tk_start(test, &reg, tk_window_register_fn, td);
 	for (i = 0; i < 500 && !atomic_read(&tk_window_hit); i++)
-		msleep(10);
+		usleep_range(10000, 20000);
 	KUNIT_EXPECT_TRUE(test, atomic_read(&tk_window_hit));
 	/* The registration holds a use of the client: unregistering waits */
 	tk_expect_blocks(test, &unreg, tk_unregister_client_fn, &c->client);
