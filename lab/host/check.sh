@@ -10,7 +10,8 @@
 # 2. the debug test kernel (lab/host/build-kernel.sh, cached; ~21 min when not),
 #    the root filesystem (lab/host/build-rootfs.sh, cached) and Debian's stock
 #    kernel image (lab/host/stock-kernel.sh, cached)
-# 3. builds our modules for both kernels with W=1 (build/*, warnings/*)
+# 3. builds our modules for both kernels with W=1 (build/*, warnings/*); the
+#    later makes of the same tree pass W=1 too, or kbuild would rebuild it
 # 4. sparse, make C=2, for both (sparse/*: warnings in our files);
 #    checkpatch over our C files; kunit/coverage.py (every export called)
 # 5. make abi-check against the stock kernel and its ULP modules, and against
@@ -152,7 +153,8 @@ build_for() {
 	fi
 	diags_result "warnings/$name" "$LOGS/build-$name.log" "$b" "W=1 warnings"
 	step "sparse (make C=2) for the $name kernel"
-	if ! timed "sparse-$name" make -C "$TOP_DIR" KDIR="$kdir" C=2 >"$LOGS/sparse-$name.log" 2>&1; then
+	# W=1 as the build had it: other flags would recompile everything.
+	if ! timed "sparse-$name" make -C "$TOP_DIR" KDIR="$kdir" W=1 C=2 >"$LOGS/sparse-$name.log" 2>&1; then
 		result FAIL "sparse/$name" "make C=2 failed, see $LOGS/sparse-$name.log"
 		return
 	fi
@@ -168,7 +170,7 @@ abi_check() {
 	local name=$1 kdir=$2 symvers=$3 ulps=$4 log="$LOGS/abi-check-$1.log"
 
 	step "abi-check against the $name kernel"
-	if timed "abi-check-$name" make -C "$TOP_DIR" -s KDIR="$kdir" TARGET_SYMVERS="$symvers" abi-check \
+	if timed "abi-check-$name" make -C "$TOP_DIR" -s KDIR="$kdir" W=1 TARGET_SYMVERS="$symvers" abi-check \
 		ULP_MODULES="$ulps" >"$log" 2>&1; then
 		result PASS "abi-check/$name" "$(grep -m1 'exports implemented' "$log")"
 	else
@@ -194,7 +196,7 @@ fi
 if [ -n "$tk" ] && [ -x "$tk/linux/scripts/checkpatch.pl" ]; then
 	step "checkpatch"
 	(cd "$TOP_DIR" && find $(ls -d core hw uverbs ulp kunit include 2>/dev/null) -name '*.[ch]' -print0 |
-		xargs -0 "$tk/linux/scripts/checkpatch.pl" --no-tree --quiet --terse \
+		xargs -0 -n 16 -P "$(nproc)" "$tk/linux/scripts/checkpatch.pl" --no-tree --quiet --terse \
 			--show-types --ignore CONST_STRUCT,PRINTK_WITHOUT_KERN_LEVEL,SPDX_LICENSE_TAG -f) \
 		>"$LOGS/checkpatch.log" 2>&1 || true
 	n=$(grep -cE ': (ERROR|WARNING):' "$LOGS/checkpatch.log" || true)
@@ -250,7 +252,7 @@ deb_pid=
 if [ $built_stock -eq 1 ]; then
 	step "the DKMS package (background)"
 	(
-		if deb=$(timed deb make -s -C "$TOP_DIR" KDIR="$skdir" W=1 deb 2>"$LOGS/deb.log"); then
+		if deb=$(timed deb nice -n 19 make -s -C "$TOP_DIR" KDIR="$skdir" W=1 deb 2>"$LOGS/deb.log"); then
 			echo "PASS deb/build ($(basename "$deb"), $(du -h "$deb" | cut -f1))"
 			LAB_LOGS="$LOGS" timed deb-check nice -n 19 "$HOST_DIR/deb-check.sh" "$deb" \
 				"$LOGS/deb-modules" 2>"$LOGS/deb-check.err"
