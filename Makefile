@@ -57,7 +57,7 @@ SRC_DIRS := Kbuild core hw uverbs ulp include kunit
 RDMA_VERSION ?= $(eval RDMA_VERSION := $(shell $(TOP)/scripts/version.sh))$(RDMA_VERSION)
 KBUILD_ARGS = -C $(KDIR) M=$(BUILD) KBUILD_SYMTYPES=1 $(if $(C),C=$(C)) $(if $(W),W=$(W))
 
-.PHONY: all modules kbuild install abi-check check demo mutate fuzz bench deb clean \
+.PHONY: all modules kbuild install abi-check check demo mutate fuzz bench deb deb-check clean \
 	package-sources print-krel \
 	defconfig olddefconfig menuconfig syncconfig sources kdir
 
@@ -134,6 +134,12 @@ abi-check: modules
 # The DKMS package of what Kconfig's defaults select, in build/deb/.
 deb: kdir
 	@$(TOP)/packaging/mkdeb.sh KDIR=$(KDIR) $(if $(W),W=$(W))
+
+# The package installed, updated to a second kernel and removed in a
+# throwaway chroot (lab/host/deb-check.sh; make check skips the update).
+deb-check: kdir
+	@deb=$$($(MAKE) -s --no-print-directory deb) && \
+		$(TOP)/lab/host/deb-check.sh "$$deb" $(BUILD)/deb-modules
 
 check:
 	@$(TOP)/lab/host/check.sh

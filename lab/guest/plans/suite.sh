@@ -131,8 +131,10 @@ run_scenario() {
 	fi
 	lab_kmsg "scenario $_s"
 	echo "lab: scenario $_s"
+	_t0=$(cut -d. -f1 /proc/uptime)
 	timeout -k 10 "${LAB_SCENARIO_TIMEOUT:-900}" sh "/lab/scenarios/$_s.sh"
 	_src=$?
+	echo "lab: time: scenario $_s $(($(cut -d. -f1 /proc/uptime) - _t0)) s"
 	modmap
 	if [ $_src -eq 124 ] || [ $_src -eq 137 ]; then
 		lab_fail "$_s/timeout" "killed after ${LAB_SCENARIO_TIMEOUT:-900}s"; rc=1
@@ -145,7 +147,8 @@ run_scenario() {
 }
 
 [ $modload -eq 0 ] || run_modload
-[ -z "$kunit" ] || run_kunit
+_t0=$(cut -d. -f1 /proc/uptime)
+[ -z "$kunit" ] || { run_kunit; echo "lab: time: kunit $(($(cut -d. -f1 /proc/uptime) - _t0)) s"; }
 for s in $scenarios; do
 	run_scenario "$s"
 done
