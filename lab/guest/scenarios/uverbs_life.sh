@@ -19,7 +19,7 @@ T=/tmp/uverbs_life
 A=10.11.0.1
 B=10.11.0.2
 LIFE=/lab/tools/uverbs_life.py
-# UVERBS_LIFE_ROUNDS (make check: 2 on the test kernel) from /lab/data/env
+# UVERBS_LIFE_ROUNDS (make check: 1 on the test kernel) from /lab/data/env
 ROUNDS=${UVERBS_LIFE_ROUNDS:-4}
 
 pass() { lab_pass "$S/$1"; }
