@@ -18,7 +18,8 @@ D=/sys/kernel/debug/rdma_traffic
 P=/sys/module/rdma_traffic/parameters
 KL=/sys/kernel/debug/kmemleak
 SIZES="1 4 16 64 256 1024 4096 16384 65536 262144 1048576"
-NSIZES=11
+# shellcheck disable=SC2086
+NSIZES=$(set -- $SIZES; echo $#)
 OUT=${LAB_OUT:-/tmp}/traffic
 mkdir -p "$OUT"
 rc=0
