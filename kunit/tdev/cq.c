@@ -226,7 +226,8 @@ static int tv_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 	struct tv_cq *cq = to_tcq(ibcq);
 	struct tdev *td = to_tdev(ibcq->device);
 
-	if (udata || attr->flags)
+	/* No driver-specific data: a user CQ lives in the kernel too */
+	if ((udata && (udata->inlen || udata->outlen)) || attr->flags)
 		return -EOPNOTSUPP;
 	if (attr->cqe < 1 || attr->cqe > TV_MAX_CQE)
 		return -EINVAL;

@@ -180,7 +180,8 @@ static long qt_write_create_qp_ex_source_qpn(struct qt *qt)
 /*
  * SOURCE_QPN lets a QP send as another QP number (IPoIB's offloads): only
  * with CAP_NET_RAW, by ioctl() as by write().  The target checks it on the
- * write() path only.
+ * write() path only.  The file is opened without the capability: write()
+ * refuses a caller whose credentials are not the opener's (-EACCES).
  */
 static void qp_source_qpn_needs_net_raw(struct kunit *test)
 {
@@ -188,8 +189,8 @@ static void qp_source_qpn_needs_net_raw(struct kunit *test)
 	struct qt qt;
 	long ioctl_ret, ioctl_plain, write_ret;
 
-	qt_setup(test, &qt);
 	old = qt_drop_net_raw(test);
+	qt_setup(test, &qt);
 	ioctl_ret = qt_ioctl_create_qp(&qt, true);
 	write_ret = qt_write_create_qp_ex_source_qpn(&qt);
 	ioctl_plain = qt_ioctl_create_qp(&qt, false);
