@@ -15,6 +15,10 @@
 #   make fuzz             a long uverbs fuzzer run in the test-kernel VM (not
 #                         part of check; FUZZ_FLAGS=<options of
 #                         lab/host/fuzz.sh>, e.g. --calls 1000000 --seed 1)
+#   make soak             long pingpong/perftest, link and module cycles over
+#                         soft RoCE in the test-kernel VM (not part of check;
+#                         SOAK_FLAGS=<options of lab/host/soak.sh>, e.g.
+#                         --mode links --runs 100, --driver ours)
 #   make defconfig | olddefconfig | menuconfig   choose what builds (Kconfig)
 #
 # Objects are built in build/<kernel release>/, so builds for several
@@ -57,7 +61,7 @@ SRC_DIRS := Kbuild core hw uverbs ulp include kunit
 RDMA_VERSION ?= $(eval RDMA_VERSION := $(shell $(TOP)/scripts/version.sh))$(RDMA_VERSION)
 KBUILD_ARGS = -C $(KDIR) M=$(BUILD) KBUILD_SYMTYPES=1 $(if $(C),C=$(C)) $(if $(W),W=$(W))
 
-.PHONY: all modules kbuild install abi-check check demo mutate fuzz bench deb clean \
+.PHONY: all modules kbuild install abi-check check demo mutate fuzz soak bench deb deb-check clean \
 	package-sources print-krel \
 	defconfig olddefconfig menuconfig syncconfig sources kdir
 
@@ -135,6 +139,12 @@ abi-check: modules
 deb: kdir
 	@$(TOP)/packaging/mkdeb.sh KDIR=$(KDIR) $(if $(W),W=$(W))
 
+# The package installed, updated to a second kernel and removed in a
+# throwaway chroot (lab/host/deb-check.sh; make check skips the update).
+deb-check: kdir
+	@deb=$$($(MAKE) -s --no-print-directory deb) && \
+		$(TOP)/lab/host/deb-check.sh "$$deb" $(BUILD)/deb-modules
+
 check:
 	@$(TOP)/lab/host/check.sh
 
@@ -146,6 +156,9 @@ mutate:
 
 fuzz:
 	@$(TOP)/lab/host/fuzz.sh $(FUZZ_FLAGS)
+
+soak:
+	@$(TOP)/lab/host/soak.sh $(SOAK_FLAGS)
 
 clean:
 	rm -rf $(TOP)/build $(TOP)/.kconfig

@@ -83,17 +83,8 @@
  *   an object is counted in that object's *_events_reported only when it
  *   is read, and dropped uncounted when the object is destroyed first.
  *
- * Lock order, outermost first:
- *   ib_uverbs_device.lists_mutex
- *   ib_uverbs_file.hw_destroy_rwsem   (read: a command's creation or
- *                                      destruction; write: teardown)
- *   ib_uverbs_file.ucontext_lock
- *   mmap_lock of a process, then ib_uverbs_file.umap_lock
- *   ib_uverbs_file.uobjects_lock, ib_uverbs_event_queue.lock (irq-safe,
- *                                      innermost, never nested)
- *   disassociate_srcu is a read section around every system call;
- *   disassociation waits for them with synchronize_srcu() holding none of
- *   the locks above.
+ * The framework's own layers, lock order and lifetime rules are in
+ * uverbs/core/internal.h, which its files include instead of this one.
  */
 #ifndef OOT_UVERBS_INTERNAL_H
 #define OOT_UVERBS_INTERNAL_H
@@ -178,11 +169,6 @@ uverbs_attrs_ibdev(const struct uverbs_attr_bundle *attrs)
 int uverbs_devices_init(void);
 void uverbs_devices_exit(void);
 
-/* file.c: the file operations of /dev/infiniband/uverbsN */
-extern const struct file_operations uverbs_file_fops;
-extern const struct file_operations uverbs_file_mmap_fops;
-void uverbs_file_release_ref(struct kref *ref);
-void uverbs_device_put(struct ib_uverbs_device *udev);
 
 /* ---------------------------------------------------------------------
  * The method tree (uapi.c)
@@ -394,44 +380,6 @@ void uverbs_fill_udata(struct uverbs_attr_bundle *attrs,
 int uverbs_output_written(const struct uverbs_attr_bundle *attrs,
 			  size_t idx);
 struct ib_udata *uverbs_get_cleared_udata(struct uverbs_attr_bundle *attrs);
-
-/* ---------------------------------------------------------------------
- * Objects (uobject.c, idr.c, fd.c, cleanup.c)
- */
-
-int uverbs_uobj_destroy_locked(struct ib_uobject *uobj,
-			       enum rdma_remove_reason reason,
-			       struct uverbs_attr_bundle *attrs);
-bool uverbs_uobj_trylock(struct ib_uobject *uobj, enum rdma_lookup_mode mode);
-void uverbs_uobj_unlock(struct ib_uobject *uobj, enum rdma_lookup_mode mode);
-struct ib_uobject *uverbs_uobj_alloc(const struct uverbs_api_object *obj,
-				     struct uverbs_attr_bundle *attrs);
-struct ib_uobject *uverbs_get_uobject_from_file(u16 object_id,
-						enum uverbs_obj_access access,
-						s64 id,
-						struct uverbs_attr_bundle *attrs);
-void uverbs_finalize_object(struct ib_uobject *uobj,
-			    enum uverbs_obj_access access, bool hw_obj_valid,
-			    bool commit, struct uverbs_attr_bundle *attrs);
-int uobj_destroy(struct ib_uobject *uobj, struct uverbs_attr_bundle *attrs);
-
-/* idr.c */
-void uverbs_idr_init(struct ib_uverbs_file *ufile);
-void uverbs_idr_release(struct ib_uverbs_file *ufile);
-
-/* cleanup.c: destroy every object and the context of a file */
-void uverbs_destroy_ufile_hw(struct ib_uverbs_file *ufile,
-			     enum rdma_remove_reason reason);
-
-/* ---------------------------------------------------------------------
- * The user context (ucontext.c)
- */
-
-int uverbs_ucontext_alloc(struct uverbs_attr_bundle *attrs);
-int uverbs_ucontext_install(struct uverbs_attr_bundle *attrs);
-void uverbs_ucontext_discard(struct uverbs_attr_bundle *attrs);
-void uverbs_ucontext_teardown(struct ib_uverbs_file *ufile,
-			      enum rdma_remove_reason reason);
 
 /* ---------------------------------------------------------------------
  * Events (event.c)

@@ -227,6 +227,7 @@ struct uvk *uvk_new_unregistered(struct kunit *test,
 
 	tp.driver_id = p->driver_id;
 	tp.dma_device = p->dma_device;
+	tp.mcast = p->mcast;
 	u->td = tdev_create(&tp);
 	if (IS_ERR(u->td))
 		__free_page(u->page);

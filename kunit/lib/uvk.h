@@ -43,6 +43,7 @@
  * @cmd_mask_clear: write() commands taken out of its uverbs_cmd_mask
  * @cmd_mask_set: write() commands added to it
  * @dma_device: the device has a real DMA device (tdev_params.dma_device)
+ * @mcast: the device has multicast (tdev_params.mcast)
  */
 struct uvk_params {
 	const struct uapi_definition *driver_def;
@@ -52,6 +53,7 @@ struct uvk_params {
 	u64 cmd_mask_clear;
 	u64 cmd_mask_set;
 	bool dma_device;
+	bool mcast;
 };
 
 /**

@@ -187,6 +187,7 @@ static int tv_query_ah(struct ib_ah *ibah, struct rdma_ah_attr *attr)
 
 const struct ib_device_ops tdev_ah_ops = {
 	.create_ah = tv_create_ah,
+	.create_user_ah = tv_create_ah,
 	.modify_ah = tv_modify_ah,
 	.destroy_ah = tv_destroy_ah,
 	.query_ah = tv_query_ah,

@@ -34,6 +34,8 @@ struct tv_cqe {
  * @size: the ring's capacity (ibcq.cqe)
  * @head: index of the oldest completion
  * @count: completions in the ring
+ * @hidden: the newest of them that polling cannot see yet
+ *	(tdev_params.late_cqes): they land when the CQ is armed next
  * @armed: 0, IB_CQ_NEXT_COMP or IB_CQ_SOLICITED
  * @overrun: a completion was lost; the CQ is in error
  * @notify: a completion event is owed
@@ -53,6 +55,7 @@ struct tv_cq {
 	u32 size;
 	u32 head;
 	u32 count;
+	u32 hidden;
 	u8 armed;
 	bool overrun;
 	bool notify;
@@ -108,7 +111,11 @@ void tv_cq_push(struct ib_cq *ibcq, const struct ib_wc *wc,
 			cq->armed = 0;
 			cq->notify = true;
 			cq->owed++;
+			cq->hidden = 0;
 			kick = true;
+		} else if (!cq->armed && cq->td->params.late_cqes &&
+			   !tv_cq_is_direct(ibcq)) {
+			cq->hidden++;
 		}
 	}
 	spin_unlock_irqrestore(&cq->lock, flags);
@@ -198,6 +205,7 @@ void tv_cq_purge(struct ib_cq *ibcq, struct ib_qp *qp)
 		kept++;
 	}
 	cq->count = kept;
+	cq->hidden = 0;
 	spin_unlock_irqrestore(&cq->lock, flags);
 }
 
@@ -218,7 +226,8 @@ static int tv_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 	struct tv_cq *cq = to_tcq(ibcq);
 	struct tdev *td = to_tdev(ibcq->device);
 
-	if (udata || attr->flags)
+	/* No driver-specific data: a user CQ lives in the kernel too */
+	if ((udata && (udata->inlen || udata->outlen)) || attr->flags)
 		return -EOPNOTSUPP;
 	if (attr->cqe < 1 || attr->cqe > TV_MAX_CQE)
 		return -EINVAL;
@@ -256,7 +265,7 @@ static int tv_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc)
 	int n = 0;
 
 	spin_lock_irqsave(&cq->lock, flags);
-	while (n < num_entries && cq->count) {
+	while (n < num_entries && cq->count > cq->hidden) {
 		struct tv_cqe *e = &cq->ring[cq->head];
 
 		wc[n++] = e->wc;
@@ -276,6 +285,8 @@ static int tv_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
 	int ret = 0;
 
 	spin_lock_irqsave(&cq->lock, irqflags);
+	/* What landed before the arm is polled, not announced */
+	cq->hidden = 0;
 	cq->armed = flags & IB_CQ_SOLICITED_MASK;
 	if ((flags & IB_CQ_REPORT_MISSED_EVENTS) && cq->count)
 		ret = 1;

@@ -474,7 +474,8 @@ static int tv_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	struct ib_qp_cap *cap = &init->cap;
 	int ret;
 
-	if (udata)
+	/* A user QP's driver data: this driver takes none */
+	if (udata && (udata->inlen || udata->outlen))
 		return -EOPNOTSUPP;
 	qp->td = td;
 	if (init->qp_type == IB_QPT_XRC_TGT)
@@ -1082,6 +1083,8 @@ static int tv_detach_mcast(struct ib_qp *ibqp, union ib_gid *gid, u16 lid)
 	unsigned long flags;
 	int i;
 
+	if (test_bit(TDEV_FAIL_DETACH_MCAST, &to_tdev(ibqp->device)->fail))
+		return -EIO;
 	spin_lock_irqsave(&qp->lock, flags);
 	i = tv_mcast_find(qp, gid);
 	if (i >= 0)

@@ -50,6 +50,7 @@ enum tdev_fail_op {
 	TDEV_FAIL_ALLOC_XRCD,
 	TDEV_FAIL_DEALLOC_XRCD,
 	TDEV_FAIL_DESTROY_WQ,
+	TDEV_FAIL_DETACH_MCAST,
 	TDEV_FAIL_MAX
 };
 
@@ -114,6 +115,10 @@ enum tdev_exec {
  * @wq: receive work queues (create_wq, destroy_wq)
  * @gid_ctx: the driver is told of the GIDs the core puts in its tables
  *	(add_gid, del_gid) and keeps a context of its own for each
+ * @late_cqes: completions that arrive while a CQ is not armed become
+ *	visible to polling only when the CQ is armed next, as if each had
+ *	landed between the consumer's last poll and its re-arm (the race
+ *	IB_CQ_REPORT_MISSED_EVENTS exists for); directly polled CQs are exempt
  */
 struct tdev_params {
 	const char *name;
@@ -138,6 +143,7 @@ struct tdev_params {
 	bool mcast;
 	bool wq;
 	bool gid_ctx;
+	bool late_cqes;
 };
 
 /**

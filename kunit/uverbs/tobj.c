@@ -52,6 +52,10 @@ static int tobj_destroy_object(struct ib_uobject *uobj,
 	struct tobj *t = uobj->object;
 	int ret = 0;
 
+	if (t->value == TOBJ_VALUE_GATE) {
+		complete(&tobj_gate.entered);
+		wait_for_completion(&tobj_gate.release);
+	}
 	if (t->children || t->value == TOBJ_VALUE_STUCK)
 		ret = -EBUSY;
 	tobj_record(t->value, why, ret);

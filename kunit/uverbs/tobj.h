@@ -233,6 +233,8 @@ struct tobj_gate {
 
 /* A value that makes an object's destroy refuse forever. */
 #define TOBJ_VALUE_STUCK	0x57c4ULL
+/* A value whose destroy blocks at tobj_gate, then succeeds. */
+#define TOBJ_VALUE_GATE		0x6a7eULL
 
 extern struct tobj_log tobj_log;
 extern struct tobj_gate tobj_gate;

@@ -25,6 +25,7 @@
 #include <linux/mmu_notifier.h>
 #include <linux/pid.h>
 #include <linux/sched/mm.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <rdma/ib_umem_odp.h>
@@ -821,6 +822,52 @@ static void odp_hugetlb_on_small_pages(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, odp->dma_list[0], 0ULL);
 }
 
+/* ---- page size ---- */
+
+/*
+ * ib_umem_find_best_pgsz() of an ODP umem: the umem's own page size, or 0
+ * when the device lacks it.  An ODP umem has no scatterlist, so a size
+ * worked out from the range alone would be wrong: a 2 MiB-aligned 2 MiB
+ * registration would get one 2 MiB page where the driver then maps 512
+ * pages of 4 KiB (issue 18, point 1).
+ */
+static void odp_find_best_pgsz(struct kunit *test)
+{
+	unsigned long map = ot_map_mem(test, 2 * SZ_2M, PROT_READ | PROT_WRITE);
+	unsigned long huge = ALIGN(map, SZ_2M);
+	struct ib_umem_odp *odp, *parent;
+
+	odp = ot_get(test, huge, SZ_2M, OT_ODP_RW);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, odp);
+	KUNIT_EXPECT_EQ(test, ib_umem_find_best_pgsz(&odp->umem,
+			PAGE_SIZE | SZ_2M | SZ_1G, huge), PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, odp->umem.iova, (u64)huge);
+	/* Only larger or smaller sizes: none fits */
+	KUNIT_EXPECT_EQ(test, ib_umem_find_best_pgsz(&odp->umem,
+			SZ_2M | SZ_1G, huge), 0UL);
+	KUNIT_EXPECT_EQ(test, ib_umem_find_best_pgsz(&odp->umem,
+			SZ_1K | SZ_2K, huge), 0UL);
+	/* The IOVA does not matter: the driver maps by the umem's pages */
+	KUNIT_EXPECT_EQ(test, ib_umem_find_best_pgsz(&odp->umem,
+			PAGE_SIZE | SZ_2M, 0x1000), PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, odp->umem.iova, 0x1000ULL);
+
+	/* A umem of huge pages gets its huge page size */
+	odp = ot_get(test, huge + 8, 16, OT_ODP_RW | IB_ACCESS_HUGETLB);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, odp);
+	KUNIT_EXPECT_EQ(test, ib_umem_find_best_pgsz(&odp->umem,
+			PAGE_SIZE | HPAGE_SIZE, huge + 8), HPAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, ib_umem_find_best_pgsz(&odp->umem, PAGE_SIZE,
+						     huge + 8), 0UL);
+
+	/* An implicit parent covers no range: still its page size */
+	parent = ot_keep(test, ib_umem_odp_alloc_implicit(ot_dev(test),
+							  OT_ODP_RW));
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, parent);
+	KUNIT_EXPECT_EQ(test, ib_umem_find_best_pgsz(&parent->umem,
+			PAGE_SIZE | SZ_2M, 0), PAGE_SIZE);
+}
+
 /* ---- release ---- */
 
 /*
@@ -879,6 +926,7 @@ static struct kunit_case odp_cases[] = {
 	KUNIT_CASE(odp_invalidate),
 	KUNIT_CASE(odp_implicit_child),
 	KUNIT_CASE(odp_hugetlb_on_small_pages),
+	KUNIT_CASE(odp_find_best_pgsz),
 	KUNIT_CASE(odp_release),
 	{}
 };

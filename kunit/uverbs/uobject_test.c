@@ -471,6 +471,73 @@ static void uobj_disassociate_without_driver_support(struct kunit *test)
 	ut_close(ut);
 }
 
+static void ut_unregister_fn(void *arg)
+{
+	uvk_unregister(arg);
+}
+
+/* CQ_CREATE naming only @fd as its async event file: the lookup's errno. */
+static long ut_cq_create_event_fd(struct ut *ut, int fd)
+{
+	struct uvk_ioctl req;
+
+	uvk_ioctl_init(ut->u, &req, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE);
+	uvk_attr_obj(&req, UVERBS_ATTR_CREATE_CQ_EVENT_FD, fd);
+	return uvk_ioctl(ut->u, ut->f, &req);
+}
+
+/*
+ * A command naming an FD object after its file was torn down at
+ * disassociation, while the device's other files are still being torn
+ * down (the types are revoked only after the last): -EIO, and the lookup
+ * gives back the reference it took on the object's file.  It used to put
+ * the object's file pointer, which the teardown had cleared: fput(NULL),
+ * and the reference leaked (issue 18, point 2).  For a driver without
+ * disassociate_ucontext, whose objects go at once all the same.
+ */
+static void uobj_fd_lookup_after_teardown(struct kunit *test)
+{
+	struct ut *ut = ut_setup(test, false);
+	struct file *f2, *afd2;
+	struct tk_thread t;
+	long count;
+	int fd;
+	u32 h;
+
+	/* A second file, torn down after the first, blocks in a destroy */
+	f2 = uvk_open(ut->u);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(f2));
+	fd = uvk_get_context(ut->u, f2);
+	KUNIT_ASSERT_GE(test, fd, 0);
+	afd2 = uvk_take_fd(fd);
+	KUNIT_ASSERT_NOT_NULL(test, afd2);
+	KUNIT_ASSERT_EQ(test, tobj_create(ut->u, f2, TOBJ_VALUE_GATE, &h), 0);
+	/* The first file's async event file, under a descriptor again */
+	fd = get_unused_fd_flags(0);
+	KUNIT_ASSERT_GE(test, fd, 0);
+	get_file(ut->afd);
+	fd_install(fd, ut->afd);
+	count = file_count(ut->afd);
+
+	tk_start(test, &t, ut_unregister_fn, ut->u);
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&tobj_gate.entered,
+							    10 * HZ));
+	/* The first file is torn down; its event file is still open */
+	KUNIT_EXPECT_EQ(test, atomic_read(&ut->u->dealloc_ucontext), 1);
+	KUNIT_EXPECT_EQ(test, ut_cq_create_event_fd(ut, fd), -EIO);
+	KUNIT_EXPECT_EQ(test, file_count(ut->afd), count);
+	complete(&tobj_gate.release);
+	tk_join(&t);
+	/* And once the types are revoked */
+	KUNIT_EXPECT_EQ(test, ut_cq_create_event_fd(ut, fd), -EIO);
+	KUNIT_EXPECT_EQ(test, file_count(ut->afd), count);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ut->u->dealloc_ucontext), 2);
+	close_fd(fd);
+	uvk_close(ut->u, afd2);
+	uvk_close(ut->u, f2);
+	ut_close(ut);
+}
+
 static void uobj_context_alloc_failure(struct kunit *test)
 {
 	struct uvk_params p = { .driver_def = tobj_driver_def };
@@ -505,6 +572,7 @@ static struct kunit_case uobject_cases[] = {
 	KUNIT_CASE(uobj_fd_object),
 	KUNIT_CASE(uobj_disassociate),
 	KUNIT_CASE(uobj_disassociate_without_driver_support),
+	KUNIT_CASE(uobj_fd_lookup_after_teardown),
 	KUNIT_CASE(uobj_context_alloc_failure),
 	{}
 };

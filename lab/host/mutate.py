@@ -111,7 +111,12 @@ def parse_list(path):
         e['to'] = unescape(e['to'])
         e['suites'] = e.get('suites', '').split()
         fn = e['function'].strip()
+        m = re.fullmatch(r'(?:((?:core|uverbs)/[\w./-]+\.[ch]):)?(\w+)', fn)
+        if not m:
+            raise ListError(f'{path}:{e["line"]}: "function" is a name or '
+                            f'FILE:name with FILE under core/ or uverbs/: {fn}')
         e['function'] = fn
+        e['file'], e['name'] = m[1], m[2]
         seen[fn] = seen.get(fn, 0) + 1
         e['id'] = fn if seen[fn] == 1 else f'{fn}#{seen[fn]}'
     return entries
@@ -207,24 +212,30 @@ def text_pattern(text):
 def locate(tree, entry):
     """Where entry applies under tree/core or tree/uverbs: (path relative to
     tree, start, end) of the one occurrence of its text in its function's
-    body.  Raises ListError with the reason an entry is stale."""
+    body.  An entry that names its file (FILE:name) is looked for there
+    alone.  Raises ListError with the reason an entry is stale."""
+    if entry.get('file'):
+        paths = [os.path.join(tree, entry['file'])]
+        if not os.path.isfile(paths[0]):
+            raise ListError(f'file {entry["file"]} not found')
+    else:
+        paths = [os.path.join(root, f)
+                 for prefix, _ in MODULES
+                 for root, dirs, files in sorted(os.walk(os.path.join(tree, prefix)))
+                 for f in sorted(files) if f.endswith(('.c', '.h'))]
     defs = []
-    for prefix, _ in MODULES:
-        for root, dirs, files in os.walk(os.path.join(tree, prefix)):
-            dirs.sort()
-            for f in sorted(files):
-                if not f.endswith(('.c', '.h')):
-                    continue
-                path = os.path.join(root, f)
-                with open(path) as fh:
-                    text = fh.read()
-                for body in function_bodies(text, entry['function']):
-                    defs.append((os.path.relpath(path, tree), text, body))
+    for path in paths:
+        with open(path) as fh:
+            text = fh.read()
+        for body in function_bodies(text, entry['name']):
+            defs.append((os.path.relpath(path, tree), text, body))
+    where = entry['file'] or 'core/ or uverbs/'
     if not defs:
-        raise ListError(f'function {entry["function"]} not found under core/ or uverbs/')
+        raise ListError(f'function {entry["name"]} not found in {where}')
     if len(defs) > 1:
-        raise ListError(f'function {entry["function"]} defined {len(defs)} times: '
-                        + ', '.join(d[0] for d in defs))
+        raise ListError(f'function {entry["name"]} defined {len(defs)} times in {where}: '
+                        + ', '.join(d[0] for d in defs)
+                        + ('' if entry['file'] else ' (name its file: FILE:name)'))
     rel, text, (start, end) = defs[0]
     hits = list(re.finditer(text_pattern(entry['from']), text[start:end]))
     if len(hits) != 1:

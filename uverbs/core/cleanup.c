@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The teardown of a file: every object, then the user context, when the
- * file is closed (RDMA_REMOVE_CLOSE) or its device goes
- * (RDMA_REMOVE_DRIVER_REMOVE).
+ * The teardown of a file: every object, then (when the device goes) its
+ * mappings of device memory, then the user context, when the file is
+ * closed (RDMA_REMOVE_CLOSE) or its device goes (RDMA_REMOVE_DRIVER_REMOVE).
  *
  * It holds the file's hw_destroy_rwsem for write, so no command creates
  * or destroys an object meanwhile, and takes each object exclusively.
@@ -77,6 +77,9 @@ void uverbs_destroy_ufile_hw(struct ib_uverbs_file *ufile,
 		       cleanup_pass(ufile, reason))
 			;
 		cleanup_forget(ufile);
+		/* The device goes: its memory leaves the process first */
+		if (reason == RDMA_REMOVE_DRIVER_REMOVE)
+			uverbs_mmap_zap_all(ufile);
 		uverbs_ucontext_teardown(ufile, reason);
 	}
 	up_write(&ufile->hw_destroy_rwsem);

@@ -17,6 +17,13 @@
  * event file reads IB_EVENT_DEVICE_FATAL, its mappings of device memory
  * are zapped); later calls fail with -EIO.  Nothing waits for userspace
  * to close its files.
+ *
+ * Open files: open() binds a file to the uverbs device and, through it, to
+ * the RDMA device of the moment (refusing a device that is going away);
+ * release() destroys everything the file made (cleanup.c) and drops the
+ * file's first reference (file.c).  The device's lists_mutex protects its
+ * list of open files, which disassociation walks.  The top layer of the
+ * framework (core/internal.h).
  */
 #include <rdma/rdma_netlink.h>
 #include "abi/ib_core/types.h"
@@ -40,6 +47,90 @@ static struct class *uverbs_class;
 static DEFINE_IDA(uverbs_ida);
 
 static struct ib_client uverbs_client;
+
+/* ---- open files: open() and release() ---- */
+
+/* Bind a new file to the device; with lists_mutex and the SRCU held. */
+static int file_bind(struct ib_uverbs_device *udev, struct file *filp)
+{
+	struct uverbs_device *dev = to_uverbs_device(udev);
+	struct ib_device *ibdev;
+	struct uverbs_file *file;
+
+	lockdep_assert_held(&udev->lists_mutex);
+	ibdev = srcu_dereference(udev->ib_dev, &udev->disassociate_srcu);
+	if (!ibdev)
+		return -ENXIO;
+	if (!rdma_dev_access_netns(ibdev, current->nsproxy->net_ns))
+		return -EPERM;
+	if (dev->drv_pinned && !try_module_get(dev->drv_owner))
+		return -ENODEV;
+	file = uverbs_file_alloc(udev, ibdev);
+	if (!file) {
+		if (dev->drv_pinned)
+			module_put(dev->drv_owner);
+		return -ENOMEM;
+	}
+	filp->private_data = &file->base;
+	list_add_tail(&file->base.list, &udev->uverbs_file_list);
+	return 0;
+}
+
+static int uverbs_open(struct inode *inode, struct file *filp)
+{
+	struct ib_uverbs_device *udev =
+		container_of(inode->i_cdev, struct ib_uverbs_device, cdev);
+	int srcu_key;
+	int ret;
+
+	/* The file's reference, dropped by its last one. */
+	get_device(&udev->dev);
+	srcu_key = srcu_read_lock(&udev->disassociate_srcu);
+	mutex_lock(&udev->lists_mutex);
+	ret = file_bind(udev, filp);
+	mutex_unlock(&udev->lists_mutex);
+	srcu_read_unlock(&udev->disassociate_srcu, srcu_key);
+	if (ret) {
+		uverbs_device_put(udev);
+		return ret;
+	}
+	return stream_open(inode, filp);
+}
+
+static int uverbs_release(struct inode *inode, struct file *filp)
+{
+	struct ib_uverbs_file *ufile = filp->private_data;
+	struct ib_uverbs_device *udev = ufile->device;
+
+	uverbs_destroy_ufile_hw(ufile, RDMA_REMOVE_CLOSE);
+	mutex_lock(&udev->lists_mutex);
+	list_del_init(&ufile->list);
+	mutex_unlock(&udev->lists_mutex);
+	kref_put(&ufile->ref, uverbs_file_release_ref);
+	return 0;
+}
+
+static const struct file_operations uverbs_file_fops = {
+	.owner = THIS_MODULE,
+	.write = uverbs_write,
+	.open = uverbs_open,
+	.release = uverbs_release,
+	.llseek = no_llseek,
+	.unlocked_ioctl = uverbs_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+};
+
+/* For devices with ops.mmap. */
+static const struct file_operations uverbs_file_mmap_fops = {
+	.owner = THIS_MODULE,
+	.write = uverbs_write,
+	.mmap = uverbs_mmap,
+	.open = uverbs_open,
+	.release = uverbs_release,
+	.llseek = no_llseek,
+	.unlocked_ioctl = uverbs_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+};
 
 static struct ib_uverbs_device *to_udev(struct device *dev)
 {

@@ -13,6 +13,17 @@
  * torn down, or at disassociation, whichever comes first; only the
  * release frees it.  A lookup holds the file (fget()), so the release
  * never runs beside one.
+ *
+ * A destroyed object's file pointer is cleared (uobj->object), but its
+ * file lives on while userspace has it open, and a descriptor still finds
+ * the object.  A lookup therefore refuses an object once its device is
+ * gone, dropping the reference it took on the file it found, before
+ * anything reads the cleared pointer; the disassociation's teardown
+ * waits for the lookups that saw the device (synchronize_srcu()), so the
+ * object a lookup returns keeps its file until fd_lookup_put().  The
+ * other teardowns cannot meet a lookup: the file's release (the lookup
+ * holds the file) and the close of the uverbs file (no command runs on
+ * it, and a lookup through another file is refused).
  */
 #include "abi/ib_uverbs/rdma_core.h"
 #include "internal.h"
@@ -90,6 +101,11 @@ static struct ib_uobject *fd_lookup_get(const struct uverbs_api_object *obj,
 	if (filp->f_op != type->fops || uobj->ufile != ufile) {
 		fput(filp);
 		return ERR_PTR(-EBADF);
+	}
+	/* Its teardown may have run: uobj->object may be cleared already */
+	if (!uverbs_ufile_ibdev(ufile)) {
+		fput(filp);
+		return ERR_PTR(-EIO);
 	}
 	/* The file reference is kept until fd_lookup_put(). */
 	uverbs_uobject_get(uobj);

@@ -1,42 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * An open /dev/infiniband/uverbsN: struct uverbs_file (internal.h).
+ * The memory and references of an open /dev/infiniband/uverbsN: struct
+ * uverbs_file (internal.h), from its allocation at open() (device.c) to
+ * its last reference.
  *
- * open() binds the file to the uverbs device and, through it, to the RDMA
- * device of the moment: it holds that device's struct device (its memory)
- * and, for a driver that cannot disassociate, the driver's module, until
- * the file is released.  It refuses a device that is going away.
- *
- * ufile->ref counts the open file itself and each FD object made through
- * it (async event file, completion channels), which may outlive it;
- * release() destroys everything the file made and drops the first, and
- * the last reference frees the file and what a disassociation left with
- * it.  The device's lists_mutex protects its list of open files, which
- * disassociation walks.
+ * A file holds the struct device of the RDMA device it was opened on (its
+ * memory) and, for a driver that cannot disassociate, the driver's module,
+ * until it is freed.  ufile->ref counts the open file itself and each FD
+ * object made through it (async event file, completion channels), which
+ * may outlive it; the last reference frees the file and what a
+ * disassociation left with it (core/internal.h, "Lifetimes").
  */
-#include "abi/ib_uverbs/uverbs_main.h"
 #include "internal.h"
-
-/**
- * ib_uverbs_get_ucontext_file() - the user context of a uverbs file
- * @ufile: the file
- *
- * The caller holds ufile->device->disassociate_srcu for as long as it uses
- * the context (every handler does).
- *
- * Return: the context; ERR_PTR(-EIO) once the device is disassociated;
- * ERR_PTR(-EINVAL) before GET_CONTEXT.
- */
-struct ib_ucontext *ib_uverbs_get_ucontext_file(struct ib_uverbs_file *ufile)
-{
-	/* Pairs with the release store in uverbs_ucontext_install(). */
-	struct ib_ucontext *ucontext = smp_load_acquire(&ufile->ucontext);
-
-	if (!uverbs_ufile_ibdev(ufile))
-		return ERR_PTR(-EIO);
-	return ucontext ?: ERR_PTR(-EINVAL);
-}
-EXPORT_SYMBOL(ib_uverbs_get_ucontext_file);
 
 /**
  * uverbs_device_put() - drop a reference to a uverbs device
@@ -47,7 +22,14 @@ void uverbs_device_put(struct ib_uverbs_device *udev)
 	put_device(&udev->dev);
 }
 
-static struct uverbs_file *file_alloc(struct ib_uverbs_device *udev,
+/**
+ * uverbs_file_alloc() - the memory and references of a new open file
+ * @udev: its uverbs device
+ * @ibdev: the RDMA device it is opened on; the file holds its struct device
+ *
+ * Return: the file with one reference (ufile->ref), or NULL.
+ */
+struct uverbs_file *uverbs_file_alloc(struct ib_uverbs_device *udev,
 				      struct ib_device *ibdev)
 {
 	struct uverbs_file *file = kzalloc(sizeof(*file), GFP_KERNEL);
@@ -69,53 +51,6 @@ static struct uverbs_file *file_alloc(struct ib_uverbs_device *udev,
 	file->ibdev = ibdev;
 	get_device(&ibdev->dev);
 	return file;
-}
-
-/* Bind a new file to the device; with lists_mutex and the SRCU held. */
-static int file_bind(struct ib_uverbs_device *udev, struct file *filp)
-{
-	struct uverbs_device *dev = to_uverbs_device(udev);
-	struct ib_device *ibdev;
-	struct uverbs_file *file;
-
-	lockdep_assert_held(&udev->lists_mutex);
-	ibdev = srcu_dereference(udev->ib_dev, &udev->disassociate_srcu);
-	if (!ibdev)
-		return -ENXIO;
-	if (!rdma_dev_access_netns(ibdev, current->nsproxy->net_ns))
-		return -EPERM;
-	if (dev->drv_pinned && !try_module_get(dev->drv_owner))
-		return -ENODEV;
-	file = file_alloc(udev, ibdev);
-	if (!file) {
-		if (dev->drv_pinned)
-			module_put(dev->drv_owner);
-		return -ENOMEM;
-	}
-	filp->private_data = &file->base;
-	list_add_tail(&file->base.list, &udev->uverbs_file_list);
-	return 0;
-}
-
-static int uverbs_open(struct inode *inode, struct file *filp)
-{
-	struct ib_uverbs_device *udev =
-		container_of(inode->i_cdev, struct ib_uverbs_device, cdev);
-	int srcu_key;
-	int ret;
-
-	/* The file's reference, dropped by its last one. */
-	get_device(&udev->dev);
-	srcu_key = srcu_read_lock(&udev->disassociate_srcu);
-	mutex_lock(&udev->lists_mutex);
-	ret = file_bind(udev, filp);
-	mutex_unlock(&udev->lists_mutex);
-	srcu_read_unlock(&udev->disassociate_srcu, srcu_key);
-	if (ret) {
-		uverbs_device_put(udev);
-		return ret;
-	}
-	return stream_open(inode, filp);
 }
 
 /**
@@ -147,38 +82,3 @@ void uverbs_file_release_ref(struct kref *ref)
 	kfree(file);
 	uverbs_device_put(&dev->base);
 }
-
-static int uverbs_release(struct inode *inode, struct file *filp)
-{
-	struct ib_uverbs_file *ufile = filp->private_data;
-	struct ib_uverbs_device *udev = ufile->device;
-
-	uverbs_destroy_ufile_hw(ufile, RDMA_REMOVE_CLOSE);
-	mutex_lock(&udev->lists_mutex);
-	list_del_init(&ufile->list);
-	mutex_unlock(&udev->lists_mutex);
-	kref_put(&ufile->ref, uverbs_file_release_ref);
-	return 0;
-}
-
-const struct file_operations uverbs_file_fops = {
-	.owner = THIS_MODULE,
-	.write = uverbs_write,
-	.open = uverbs_open,
-	.release = uverbs_release,
-	.llseek = no_llseek,
-	.unlocked_ioctl = uverbs_ioctl,
-	.compat_ioctl = compat_ptr_ioctl,
-};
-
-/* For devices with ops.mmap. */
-const struct file_operations uverbs_file_mmap_fops = {
-	.owner = THIS_MODULE,
-	.write = uverbs_write,
-	.mmap = uverbs_mmap,
-	.open = uverbs_open,
-	.release = uverbs_release,
-	.llseek = no_llseek,
-	.unlocked_ioctl = uverbs_ioctl,
-	.compat_ioctl = compat_ptr_ioctl,
-};

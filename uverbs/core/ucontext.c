@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The user context of a file: one per file, made by GET_CONTEXT (write()
- * or ioctl()), unmade by the file's teardown (cleanup.c).
+ * or ioctl()), found by every command (ib_uverbs_get_ucontext_file()),
+ * unmade by the file's teardown (cleanup.c).  The bottom layer of the
+ * framework (core/internal.h): it calls no other file of it.
  *
  * Creation comes in two steps so that GET_CONTEXT can allocate its async
  * event file in the new context before the context is published:
@@ -18,9 +20,31 @@
  * hca_handle of its device from its installation (-EAGAIN over the
  * limit) to its teardown.
  */
+#include "abi/ib_uverbs/uverbs_main.h"
 #include "core/restrack.h"
 #include "core/user_verbs.h"
 #include "internal.h"
+
+/**
+ * ib_uverbs_get_ucontext_file() - the user context of a uverbs file
+ * @ufile: the file
+ *
+ * The caller holds ufile->device->disassociate_srcu for as long as it uses
+ * the context (every handler does).
+ *
+ * Return: the context; ERR_PTR(-EIO) once the device is disassociated;
+ * ERR_PTR(-EINVAL) before GET_CONTEXT.
+ */
+struct ib_ucontext *ib_uverbs_get_ucontext_file(struct ib_uverbs_file *ufile)
+{
+	/* Pairs with the release store in uverbs_ucontext_install(). */
+	struct ib_ucontext *ucontext = smp_load_acquire(&ufile->ucontext);
+
+	if (!uverbs_ufile_ibdev(ufile))
+		return ERR_PTR(-EIO);
+	return ucontext ?: ERR_PTR(-EINVAL);
+}
+EXPORT_SYMBOL(ib_uverbs_get_ucontext_file);
 
 /**
  * uverbs_ucontext_alloc() - a new user context for a GET_CONTEXT
@@ -111,8 +135,8 @@ void uverbs_ucontext_discard(struct uverbs_attr_bundle *attrs)
  * uverbs_ucontext_teardown() - give a file's context back to the driver
  * @ufile: the file, whose objects are all destroyed
  * @reason: RDMA_REMOVE_CLOSE, or RDMA_REMOVE_DRIVER_REMOVE: the device
- *	goes, so the file's mappings of device memory are zapped first and
- *	the driver is told (ops.disassociate_ucontext)
+ *	goes, so the driver is told (ops.disassociate_ucontext); the caller
+ *	has zapped the file's mappings of device memory first
  */
 void uverbs_ucontext_teardown(struct ib_uverbs_file *ufile,
 			      enum rdma_remove_reason reason)
@@ -121,11 +145,9 @@ void uverbs_ucontext_teardown(struct ib_uverbs_file *ufile,
 	struct ib_device *ibdev = ucontext->device;
 
 	lockdep_assert_held_write(&ufile->hw_destroy_rwsem);
-	if (reason == RDMA_REMOVE_DRIVER_REMOVE) {
-		uverbs_mmap_zap_all(ufile);
-		if (ibdev->ops.disassociate_ucontext)
-			ibdev->ops.disassociate_ucontext(ucontext);
-	}
+	if (reason == RDMA_REMOVE_DRIVER_REMOVE &&
+	    ibdev->ops.disassociate_ucontext)
+		ibdev->ops.disassociate_ucontext(ucontext);
 	rdma_restrack_del(&ucontext->res);
 	ibdev->ops.dealloc_ucontext(ucontext);
 	ucontext_uncharge(ucontext);

@@ -58,18 +58,27 @@ static int mcast_attach_locked(struct ib_qp *qp, struct ib_uqp_object *uqp,
 	return 0;
 }
 
-/* Detach @qp from a group it is attached to, else -EINVAL. */
+/*
+ * Detach @qp from a group it is attached to, else -EINVAL.  The group is
+ * forgotten only once the driver has detached: a refused detach leaves
+ * the QP attached (and its use count taken), so the record must stay for
+ * a later detach or the teardown to give it back (the target drops it
+ * first; core.rst).
+ */
 static int mcast_detach_locked(struct ib_qp *qp, struct ib_uqp_object *uqp,
 			       const struct ib_uverbs_attach_mcast *cmd)
 {
 	struct mcast_group *g = mcast_find(uqp, cmd->gid, cmd->mlid);
+	int ret;
 
 	if (!g)
 		return -EINVAL;
-	/* Forgotten either way: the driver's error is only reported. */
+	ret = ib_detach_mcast(qp, &g->gid, g->lid);
+	if (ret)
+		return ret;
 	list_del(&g->node);
 	kfree(g);
-	return ib_detach_mcast(qp, (union ib_gid *)cmd->gid, cmd->mlid);
+	return 0;
 }
 
 /*

@@ -253,6 +253,9 @@ static int qp_params_from_attrs(struct uverbs_attr_bundle *attrs,
 	if (ret)
 		return ret;
 	if (qp_attr_given(attrs, UVERBS_ATTR_CREATE_QP_SOURCE_QPN)) {
+		/* As write() asks; the target does not (core.rst) */
+		if (!capable(CAP_NET_RAW))
+			return -EPERM;
 		ret = uverbs_copy_from(&p->attr.source_qpn, attrs,
 				       UVERBS_ATTR_CREATE_QP_SOURCE_QPN);
 		if (ret)

@@ -16,6 +16,10 @@
  *
  * Each rule is a set of low bits that must be zero; the lowest bit that
  * some rule sets bounds P.  No locking: the umem's owner calls this.
+ *
+ * An on-demand-paging umem has no scatterlist: its driver maps it page by
+ * page later, in pages of the umem's own size (page_shift), and sizes the
+ * MR's translation table for those.  Its only fitting size is that one.
  */
 #include "abi/ib_uverbs/umem.h"
 
@@ -56,6 +60,14 @@ static u64 pgsz_run_bound(struct ib_umem *umem, u64 iova)
 	return bound;
 }
 
+/* An ODP umem fits only its own page size, if the device supports it. */
+static unsigned long pgsz_odp(struct ib_umem *umem, unsigned long pgsz_bitmap)
+{
+	unsigned long own = BIT(to_ib_umem_odp(umem)->page_shift);
+
+	return pgsz_bitmap & own ? own : 0;
+}
+
 /**
  * ib_umem_find_best_pgsz() - the largest device page size that fits a umem
  * @umem: the umem, from ib_umem_get()
@@ -64,10 +76,12 @@ static u64 pgsz_run_bound(struct ib_umem *umem, u64 iova)
  *
  * The largest size of @pgsz_bitmap that maps the umem at @virt (the file's
  * header says which fit), but no larger than the smallest supported size
- * that holds the whole range in one page.
+ * that holds the whole range in one page.  For an on-demand-paging umem,
+ * the umem's own page size.
  *
  * Return: the page size, or 0 if none of @pgsz_bitmap fits (never for a
- * bitmap with PAGE_SIZE or a smaller size) or the range would wrap.
+ * pinned umem and a bitmap with PAGE_SIZE or a smaller size), the range
+ * would wrap, or @umem pages on demand in a size @pgsz_bitmap lacks.
  */
 unsigned long ib_umem_find_best_pgsz(struct ib_umem *umem,
 				     unsigned long pgsz_bitmap, u64 virt)
@@ -75,6 +89,8 @@ unsigned long ib_umem_find_best_pgsz(struct ib_umem *umem,
 	u64 bound, last;
 
 	umem->iova = virt;
+	if (umem->is_odp)
+		return pgsz_odp(umem, pgsz_bitmap);
 	if (check_add_overflow(virt, (u64)umem->length - 1, &last))
 		return 0;
 

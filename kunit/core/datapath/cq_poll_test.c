@@ -8,6 +8,7 @@
  */
 #include <kunit/test.h>
 #include <linux/delay.h>
+#include <linux/irq_poll.h>
 #include "tk.h"
 #include "vk.h"
 
@@ -29,6 +30,36 @@ static void cq_poll_delivers_all(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, p.cq->poll_ctx, ctx);
 	vk_traffic(test, &p, &c, 20);
 	KUNIT_EXPECT_GT(test, wait_for_completion_timeout(&c.all, 30 * HZ), 0UL);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c.n), 20 * 32);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c.errors), 0);
+	vk_pair_free(test, &p);
+}
+
+static const enum ib_poll_context event_ctxs[] = {
+	IB_POLL_SOFTIRQ, IB_POLL_WORKQUEUE, IB_POLL_UNBOUND_WORKQUEUE,
+};
+
+KUNIT_ARRAY_PARAM(event_ctx, event_ctxs, vk_poll_ctx_desc);
+
+/*
+ * Completions that land between the core's last poll and its re-arm get
+ * no event of their own: the core must re-arm with
+ * IB_CQ_REPORT_MISSED_EVENTS and poll again when the driver says some
+ * arrived.  On a device with late_cqes every completion that arrives
+ * while the CQ is not armed lands exactly then, so each round of traffic
+ * ends with some that only the re-arm's answer reveals.
+ */
+static void cq_rearm_reports_missed(struct kunit *test)
+{
+	enum ib_poll_context ctx = *(const enum ib_poll_context *)test->param_value;
+	struct tdev_params params = { .late_cqes = true };
+	struct vk_counter c;
+	struct vk_pair p;
+
+	vk_reinit(test, &params);
+	vk_counter_init(&c, 20 * 32);
+	vk_pair_make(test, &p, IB_QPT_RC, ctx, NULL);
+	vk_traffic(test, &p, &c, 20);
 	KUNIT_EXPECT_EQ(test, atomic_read(&c.n), 20 * 32);
 	KUNIT_EXPECT_EQ(test, atomic_read(&c.errors), 0);
 	vk_pair_free(test, &p);
@@ -88,6 +119,65 @@ static void cq_poll_from_interrupts(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ(test, atomic_read(&counter.n), 64);
 	KUNIT_EXPECT_EQ(test, atomic_read(&counter.errors), 0);
+	vk_pair_free(test, &p);
+}
+
+/*
+ * How much a softirq-polled CQ handles per round.  irq_poll calls the
+ * CQ's poll function with a budget; the core must handle at most that
+ * many completions per call (so one busy CQ cannot hold a CPU's softirq),
+ * keep the CQ scheduled when it used the whole budget, and re-arm when it
+ * did not, so that nothing is lost.  The core asks irq_poll for the
+ * target's 256 per round; the case stands between irq_poll and the core
+ * (cq->iop.poll, struct irq_poll being public) and hands the core a
+ * budget of 3, recording what each round returned.
+ */
+#define CQ_ROUND_BUDGET	3
+
+static int (*cq_round_poll)(struct irq_poll *iop, int budget);
+static atomic_t cq_rounds, cq_round_over, cq_round_full;
+
+static int cq_round_wrap(struct irq_poll *iop, int budget)
+{
+	int done = cq_round_poll(iop, min(budget, CQ_ROUND_BUDGET));
+
+	atomic_inc(&cq_rounds);
+	if (done > CQ_ROUND_BUDGET)
+		atomic_inc(&cq_round_over);
+	if (done == CQ_ROUND_BUDGET)
+		atomic_inc(&cq_round_full);
+	return done;
+}
+
+static void cq_softirq_round(struct kunit *test)
+{
+	struct vk_counter c;
+	struct vk_pair p;
+	int i;
+
+	vk_counter_init(&c, 0);
+	vk_pair_make(test, &p, IB_QPT_RC, IB_POLL_SOFTIRQ, NULL);
+	KUNIT_EXPECT_EQ(test, p.cq->iop.weight, 256);
+	atomic_set(&cq_rounds, 0);
+	atomic_set(&cq_round_over, 0);
+	atomic_set(&cq_round_full, 0);
+	/* Nothing is scheduled yet: no work was posted */
+	irq_poll_disable(&p.cq->iop);
+	cq_round_poll = p.cq->iop.poll;
+	p.cq->iop.poll = cq_round_wrap;
+	irq_poll_enable(&p.cq->iop);
+	for (i = 0; i < 20; i++) {
+		vk_post_counted(test, &p, &c, 16, 16);
+		KUNIT_ASSERT_TRUE(test, vk_counter_wait(&c, NULL, 32 * (i + 1)));
+	}
+	irq_poll_disable(&p.cq->iop);
+	p.cq->iop.poll = cq_round_poll;
+	irq_poll_enable(&p.cq->iop);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c.n), 640);
+	KUNIT_EXPECT_EQ(test, atomic_read(&cq_round_over), 0);
+	/* At least 640 / 3 rounds, some of them with the budget used up */
+	KUNIT_EXPECT_GE(test, atomic_read(&cq_rounds), 640 / CQ_ROUND_BUDGET);
+	KUNIT_EXPECT_GT(test, atomic_read(&cq_round_full), 0);
 	vk_pair_free(test, &p);
 }
 
@@ -264,6 +354,8 @@ static struct kunit_case cq_poll_cases[] = {
 	KUNIT_CASE(cq_alloc_any_spreads),
 	KUNIT_CASE(cq_poll_no_wr_cqe),
 	KUNIT_CASE(cq_direct_budget),
+	KUNIT_CASE(cq_softirq_round),
+	KUNIT_CASE_PARAM(cq_rearm_reports_missed, event_ctx_gen_params),
 	KUNIT_CASE(cq_alloc_bad_and_any),
 	KUNIT_CASE(cq_free_races_event),
 	KUNIT_CASE(cq_free_busy_refused),

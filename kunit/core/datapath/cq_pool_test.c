@@ -111,6 +111,44 @@ static void pool_per_vector(struct kunit *test)
 }
 
 /*
+ * The hint is honoured as given, whatever was asked before: out of order,
+ * repeated, past the vectors in use (modulo them); a negative hint gets
+ * any vector in use.  A pool that spread gets round-robin like
+ * ib_alloc_cq_any() would match a hint sequence in order only by chance.
+ */
+static void pool_hint_honoured(struct kunit *test)
+{
+	static const int hints[] = { 1, 1, 0, 3, 2, 0, 5, 1, 0, 0 };
+	struct tdev_params params = { .vectors = 4 };
+	struct ib_cq *cq[ARRAY_SIZE(hints)], *any[4];
+	struct vk *v;
+	int i, n;
+
+	vk_reinit(test, &params);
+	v = test->priv;
+	n = min_t(int, 4, num_online_cpus());
+	for (i = 0; i < ARRAY_SIZE(hints); i++) {
+		cq[i] = ib_cq_pool_get(v->dev, 8, hints[i], IB_POLL_WORKQUEUE);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(cq[i]));
+		KUNIT_EXPECT_EQ_MSG(test, cq[i]->comp_vector,
+				    (u32)(hints[i] % n), "hint %d of %d vectors",
+				    hints[i], n);
+		/* One CQ per vector while it has room */
+		if (i && hints[i] % n == hints[0] % n)
+			KUNIT_EXPECT_PTR_EQ(test, cq[i], cq[0]);
+	}
+	for (i = 0; i < ARRAY_SIZE(any); i++) {
+		any[i] = ib_cq_pool_get(v->dev, 8, -1, IB_POLL_WORKQUEUE);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(any[i]));
+		KUNIT_EXPECT_LT(test, any[i]->comp_vector, (u32)n);
+	}
+	for (i = 0; i < ARRAY_SIZE(hints); i++)
+		ib_cq_pool_put(cq[i], 8);
+	for (i = 0; i < ARRAY_SIZE(any); i++)
+		ib_cq_pool_put(any[i], 8);
+}
+
+/*
  * Stands in for a CPU coming online between the two times the pool counts
  * the vectors it may use (min(num_comp_vectors, online CPUs)): while the
  * core's cq_poll_pick_vector() runs for the target device, the device
@@ -191,6 +229,7 @@ static struct kunit_case cq_pool_cases[] = {
 	KUNIT_CASE(pool_refuses),
 	KUNIT_CASE(pool_cq_carries_traffic),
 	KUNIT_CASE(pool_per_vector),
+	KUNIT_CASE(pool_hint_honoured),
 	KUNIT_CASE(pool_vector_after_hotplug),
 	{}
 };

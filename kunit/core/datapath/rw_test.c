@@ -477,6 +477,37 @@ static void rw_uninitialised_ctx(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, w.done, 0);
 }
 
+/*
+ * The signals of a context's chain from @wr up to @stop (the caller's WR,
+ * or NULL): no WR but the last is signaled, as their wr_cqe is nobody's;
+ * the last is signaled on @cqe when @cqe is given, else not at all (the
+ * caller's WR carries the completion).  Returns the WRs counted.
+ */
+static int rw_expect_signals(struct kunit *test, struct ib_send_wr *wr,
+			     struct ib_send_wr *stop, struct ib_cqe *cqe)
+{
+	int n = 0;
+
+	for (; wr && wr != stop; wr = wr->next, n++) {
+		bool last = wr->next == stop;
+
+		if (last && cqe) {
+			KUNIT_EXPECT_TRUE_MSG(test,
+				wr->send_flags & IB_SEND_SIGNALED,
+				"WR %d (opcode %d), the last", n, wr->opcode);
+			KUNIT_EXPECT_PTR_EQ(test, wr->wr_cqe, cqe);
+		} else {
+			KUNIT_EXPECT_FALSE_MSG(test,
+				wr->send_flags & IB_SEND_SIGNALED,
+				"WR %d (opcode %d) signaled%s", n, wr->opcode,
+				last ? ", the last before the caller's" :
+				       " inside the chain");
+		}
+	}
+	KUNIT_EXPECT_PTR_EQ(test, wr, stop);
+	return n;
+}
+
 static void rw_wrs_chain_shape(struct kunit *test)
 {
 	struct rw_env *env = test->priv;
@@ -505,13 +536,19 @@ static void rw_wrs_chain_shape(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, last);
 	KUNIT_EXPECT_PTR_EQ(test, last->wr_cqe, &w.cqe);
 	KUNIT_EXPECT_TRUE(test, last->send_flags & IB_SEND_SIGNALED);
+	/* Only the last: the others have no wr_cqe to complete on */
+	wr = rdma_rw_ctx_wrs(&ctx, env->qp, RW_PORT, &w.cqe, NULL);
+	KUNIT_EXPECT_EQ(test, rw_expect_signals(test, wr, NULL, &w.cqe), nr);
+	rdma_rw_ctx_destroy(&ctx, env->qp, RW_PORT, env->lsg, 5,
+			    DMA_TO_DEVICE);
 
-	/* Chained: the caller's WR follows the last one. */
+	/* Chained: the caller's WR follows the last one, none signaled */
+	nr = rdma_rw_ctx_init(&ctx, env->qp, RW_PORT, env->lsg, 5, 0,
+			      env->rmr->iova, env->rmr->rkey, DMA_TO_DEVICE);
+	KUNIT_ASSERT_EQ(test, nr, 3);
 	wr = rdma_rw_ctx_wrs(&ctx, env->qp, RW_PORT, NULL, &extra.wr);
-	for (n = 0; wr && wr != &extra.wr; wr = wr->next)
-		n++;
-	KUNIT_EXPECT_EQ(test, n, nr);
-	KUNIT_EXPECT_PTR_EQ(test, wr, &extra.wr);
+	KUNIT_EXPECT_EQ(test, rw_expect_signals(test, wr, &extra.wr, NULL),
+			nr);
 	rdma_rw_ctx_destroy(&ctx, env->qp, RW_PORT, env->lsg, 5,
 			    DMA_TO_DEVICE);
 }
@@ -805,7 +842,49 @@ static void rw_mr_chain_shape(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, wr->ex.invalidate_rkey, key);
 	KUNIT_EXPECT_EQ(test, wr->next->opcode, IB_WR_REG_MR);
 	KUNIT_EXPECT_NE(test, reg_wr(wr->next)->key, key);
+	/* LOCAL_INV, REG_MR, READ: only the READ signaled */
+	KUNIT_EXPECT_EQ(test, rw_expect_signals(test, wr, NULL, &w.cqe), 3);
 	rdma_rw_ctx_destroy(&ctx, env->qp, RW_PORT, env->lsg, 3,
+			    DMA_FROM_DEVICE);
+}
+
+/*
+ * A chain of several registrations: each REG_MR and the READ through it,
+ * one group per MR.  Unchained, only the very last WR is signaled; chained
+ * after the caller's WR, none of the context's is (nvmet and isert chain
+ * their response WR and expect its completion only).
+ */
+static void rw_mr_chain_signals(struct kunit *test)
+{
+	struct rw_env *env = test->priv;
+	struct ib_rdma_wr extra = { .wr = { .opcode = IB_WR_SEND } };
+	struct ib_send_wr *wr;
+	struct rdma_rw_ctx ctx;
+	struct rw_wait w;
+	int nr;
+
+	rw_prefer_mr(env, 2);
+	rw_env_qps(env, 2, 4);
+	rw_local_sg(env, 5, PAGE_SIZE);
+	rw_wait_init(&w);
+	nr = rdma_rw_ctx_init(&ctx, env->qp, RW_PORT, env->lsg, 5, 0,
+			      env->rmr->iova, env->rmr->rkey,
+			      DMA_FROM_DEVICE);
+	KUNIT_ASSERT_EQ(test, nr, 6);
+	wr = rdma_rw_ctx_wrs(&ctx, env->qp, RW_PORT, &w.cqe, NULL);
+	KUNIT_EXPECT_EQ(test, rw_expect_signals(test, wr, NULL, &w.cqe), nr);
+	rdma_rw_ctx_destroy(&ctx, env->qp, RW_PORT, env->lsg, 5,
+			    DMA_FROM_DEVICE);
+
+	/* Again, with MRs that may need invalidating first */
+	nr = rdma_rw_ctx_init(&ctx, env->qp, RW_PORT, env->lsg, 5, 0,
+			      env->rmr->iova, env->rmr->rkey,
+			      DMA_FROM_DEVICE);
+	KUNIT_ASSERT_GE(test, nr, 6);
+	wr = rdma_rw_ctx_wrs(&ctx, env->qp, RW_PORT, NULL, &extra.wr);
+	KUNIT_EXPECT_EQ(test, rw_expect_signals(test, wr, &extra.wr, NULL),
+			nr);
+	rdma_rw_ctx_destroy(&ctx, env->qp, RW_PORT, env->lsg, 5,
 			    DMA_FROM_DEVICE);
 }
 
@@ -818,6 +897,7 @@ static struct kunit_case rw_mr_cases[] = {
 	KUNIT_CASE(rw_mr_forced_write),
 	KUNIT_CASE(rw_mr_forced_read),
 	KUNIT_CASE(rw_mr_chain_shape),
+	KUNIT_CASE(rw_mr_chain_signals),
 	{}
 };
 

@@ -96,6 +96,59 @@ static void event_unregistered_handler_stops(struct kunit *test)
 	tdev_destroy(td);
 }
 
+/* A handler that blocks in its call until the case lets it go. */
+struct tk_blocking {
+	struct ib_event_handler h;
+	struct completion in_call;
+	struct completion go;
+	atomic_t calls;
+};
+
+static void tk_handle_blocking(struct ib_event_handler *h, struct ib_event *e)
+{
+	struct tk_blocking *b = container_of(h, struct tk_blocking, h);
+
+	if (atomic_inc_return(&b->calls) > 1)
+		return;
+	complete(&b->in_call);
+	wait_for_completion(&b->go);
+}
+
+static void tk_unregister_handler_fn(void *arg)
+{
+	ib_unregister_event_handler(arg);
+}
+
+/*
+ * ib_unregister_event_handler() returns only once a call of the handler
+ * in progress has returned: its caller frees the handler next.
+ */
+static void event_unregister_waits_for_call(struct kunit *test)
+{
+	struct tdev *td = tk_dev_named(test, "ktevw%d");
+	struct tk_blocking b = {};
+	struct tk_handler witness;
+	struct tk_thread t;
+
+	init_completion(&b.in_call);
+	init_completion(&b.go);
+	INIT_IB_EVENT_HANDLER(&b.h, &td->ibdev, tk_handle_blocking);
+	ib_register_event_handler(&b.h);
+	tdev_port_event(td, 1, IB_EVENT_LID_CHANGE);
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&b.in_call,
+							    5 * HZ));
+	tk_expect_blocks(test, &t, tk_unregister_handler_fn, &b.h);
+	complete(&b.go);
+	tk_join(&t);
+	/* Gone: a later event does not reach it */
+	tk_handler_add(&witness, &td->ibdev);
+	tdev_port_event(td, 1, IB_EVENT_PKEY_CHANGE);
+	KUNIT_EXPECT_TRUE(test, tk_wait_for(READ_ONCE(witness.n) == 1));
+	KUNIT_EXPECT_EQ(test, atomic_read(&b.calls), 1);
+	ib_unregister_event_handler(&witness.h);
+	tdev_destroy(td);
+}
+
 static void event_only_own_device(struct kunit *test)
 {
 	struct tdev_params p = { .name = "ktevo%d" };
@@ -251,6 +304,7 @@ static void event_gid_change_rereads_driver(struct kunit *test)
 static struct kunit_case event_cases[] = {
 	KUNIT_CASE(event_fanout_to_all),
 	KUNIT_CASE(event_unregistered_handler_stops),
+	KUNIT_CASE(event_unregister_waits_for_call),
 	KUNIT_CASE(event_only_own_device),
 	KUNIT_CASE(event_device_fatal),
 	KUNIT_CASE_PARAM(event_dispatch_from_interrupt, tk_exec_gen_params),

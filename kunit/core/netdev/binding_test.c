@@ -10,6 +10,7 @@
  * its result keeps its name (kunit/rdma_core_netdev/eth_speed).
  */
 #include <kunit/test.h>
+#include <linux/delay.h>
 #include "tk.h"
 
 static void netdev_lookup(struct kunit *test)
@@ -89,10 +90,62 @@ static void netdev_released_when_never_registered(struct kunit *test)
 	tk_netdev_free(ndev);
 }
 
+/* The step of netdev_rcu_reader_outlives(): take the port's netdev away. */
+struct tk_unset {
+	struct ib_device *dev;
+	struct completion go;
+};
+
+static void tk_unset_fn(void *arg)
+{
+	struct tk_unset *u = arg;
+
+	wait_for_completion(&u->go);
+	ib_device_set_netdev(u->dev, NULL, 1);
+}
+
+/*
+ * A reader that found a port's netdev under rcu_read_lock() may use it
+ * until rcu_read_unlock(): taking the netdev off the port drops the
+ * port's reference only after such readers are done.  The case is the
+ * reader; it busy-waits (at most a second) in its read section while
+ * another thread takes the netdev away, and watches the reference count.
+ */
+static void netdev_rcu_reader_outlives(struct kunit *test)
+{
+	struct net_device *ndev = tk_netdev(test);
+	struct tdev_params p = { .ndev = ndev,
+				 .link_layer = IB_LINK_LAYER_ETHERNET };
+	struct tdev *td = tk_new_dev(test, &p);
+	struct tk_unset u = { .dev = &td->ibdev };
+	struct net_device *seen;
+	int refs, i, dropped_inside;
+	struct tk_thread t;
+
+	init_completion(&u.go);
+	tk_start(test, &t, tk_unset_fn, &u);
+	rcu_read_lock();
+	seen = rcu_dereference(td->ibdev.port_data[1].netdev);
+	refs = netdev_refcnt_read(ndev);
+	complete(&u.go);
+	for (i = 0; i < 100 && netdev_refcnt_read(ndev) >= refs; i++)
+		mdelay(10);
+	dropped_inside = refs - netdev_refcnt_read(ndev);
+	rcu_read_unlock();
+	tk_join(&t);
+	KUNIT_EXPECT_PTR_EQ(test, seen, ndev);
+	KUNIT_EXPECT_LE_MSG(test, dropped_inside, 0,
+			    "the port's reference went inside a read section");
+	KUNIT_EXPECT_LT(test, netdev_refcnt_read(ndev), refs);
+	tdev_destroy(td);
+	tk_netdev_free(ndev);
+}
+
 static struct kunit_case netdev_cases[] = {
 	KUNIT_CASE(netdev_lookup),
 	KUNIT_CASE(netdev_references),
 	KUNIT_CASE(netdev_released_when_never_registered),
+	KUNIT_CASE(netdev_rcu_reader_outlives),
 	{}
 };
 

@@ -11,11 +11,13 @@
 #include <linux/file.h>
 #include <linux/fdtable.h>
 #include <linux/cred.h>
+#include <linux/delay.h>
 #include <linux/etherdevice.h>
 #include <linux/fs.h>
 #include <linux/kdev_t.h>
 #include <linux/kthread.h>
 #include <linux/netdevice.h>
+#include <linux/umh.h>
 #include <net/net_namespace.h>
 #include <rdma/ib_verbs.h>
 #include "abi/ib_core/types.h"
@@ -786,6 +788,63 @@ static void nd_sys_netns(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, rdma_dev_access_netns(&td->ibdev, other));
 }
 
+/* Whether @path names a file (the helper of nd_sys_netns_busy made it). */
+static bool nd_file_exists(const char *path)
+{
+	struct file *f = filp_open(path, O_RDONLY, 0);
+
+	if (IS_ERR(f))
+		return false;
+	filp_close(f, NULL);
+	return true;
+}
+
+/*
+ * Exclusive mode is refused (-EBUSY) while a network namespace other than
+ * the initial one exists: its devices would be stranded.  KUnit cannot
+ * make a namespace (copy_net_ns() is not exported), so a user-mode helper
+ * does, as "ip netns add" would: unshare(1) into a new one, where it tells
+ * the case by a file and stays five seconds.
+ */
+static void nd_sys_netns_busy(struct kunit *test)
+{
+	const int attr = RDMA_NLDEV_SYS_ATTR_NETNS_MODE;
+	struct nlk *k = test->priv;
+	char *argv[6], *envp[2], *ready, *cmd;
+	int i, ret;
+
+	/* A file of this run's own: a boot may run the suite again */
+	ready = kunit_kzalloc(test, 64, GFP_KERNEL);
+	cmd = kunit_kzalloc(test, 96, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ready);
+	KUNIT_ASSERT_NOT_NULL(test, cmd);
+	snprintf(ready, 64, "/tmp/rdma_kunit_netns.%lu", jiffies);
+	snprintf(cmd, 96, "touch %s; sleep 5", ready);
+	argv[0] = "/usr/bin/unshare";
+	argv[1] = "--net";
+	argv[2] = "/bin/sh";
+	argv[3] = "-c";
+	argv[4] = cmd;
+	argv[5] = NULL;
+	envp[0] = "PATH=/usr/bin:/bin";
+	envp[1] = NULL;
+	if (call_usermodehelper(argv[0], argv, envp, UMH_WAIT_EXEC))
+		kunit_skip(test, "no unshare(1) to make a network namespace");
+	for (i = 0; i < 100 && !nd_file_exists(ready); i++)
+		msleep(100);
+	KUNIT_ASSERT_TRUE(test, nd_file_exists(ready));
+	KUNIT_EXPECT_EQ(test, nd_sys_set(k, attr, 0), -EBUSY);
+	/* The namespace goes with the helper; then exclusive is allowed */
+	for (i = 0; i < 300; i++) {
+		ret = nd_sys_set(k, attr, 0);
+		if (ret != -EBUSY)
+			break;
+		msleep(100);
+	}
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_EQ(test, nd_sys_set(k, attr, 1), 0);
+}
+
 static struct kunit_case nd_dev_cases[] = {
 	KUNIT_CASE(nd_get_doit),
 	KUNIT_CASE(nd_get_bad),
@@ -800,6 +859,7 @@ static struct kunit_case nd_dev_cases[] = {
 	KUNIT_CASE(nd_sys_get),
 	KUNIT_CASE(nd_sys_qkey),
 	KUNIT_CASE(nd_sys_netns),
+	KUNIT_CASE(nd_sys_netns_busy),
 	{}
 };
 

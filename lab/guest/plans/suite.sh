@@ -124,6 +124,9 @@ run_kunit() {
 	lab_unload_all || rc=1
 }
 
+# Seconds since boot, whole: the times the host files under times.txt.
+uptime_s() { cut -d. -f1 /proc/uptime; }
+
 run_scenario() {
 	_s=$1
 	if [ ! -f "/lab/scenarios/$_s.sh" ]; then
@@ -131,8 +134,10 @@ run_scenario() {
 	fi
 	lab_kmsg "scenario $_s"
 	echo "lab: scenario $_s"
+	_t0=$(uptime_s)
 	timeout -k 10 "${LAB_SCENARIO_TIMEOUT:-900}" sh "/lab/scenarios/$_s.sh"
 	_src=$?
+	echo "lab: time: scenario $_s $(($(uptime_s) - _t0)) s"
 	modmap
 	if [ $_src -eq 124 ] || [ $_src -eq 137 ]; then
 		lab_fail "$_s/timeout" "killed after ${LAB_SCENARIO_TIMEOUT:-900}s"; rc=1
@@ -145,7 +150,8 @@ run_scenario() {
 }
 
 [ $modload -eq 0 ] || run_modload
-[ -z "$kunit" ] || run_kunit
+_t0=$(uptime_s)
+[ -z "$kunit" ] || { run_kunit; echo "lab: time: kunit $(($(uptime_s) - _t0)) s"; }
 for s in $scenarios; do
 	run_scenario "$s"
 done

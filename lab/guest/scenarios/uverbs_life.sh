@@ -19,7 +19,8 @@ T=/tmp/uverbs_life
 A=10.11.0.1
 B=10.11.0.2
 LIFE=/lab/tools/uverbs_life.py
-ROUNDS=4
+# UVERBS_LIFE_ROUNDS (make check: 1 on the test kernel) from /lab/data/env
+ROUNDS=${UVERBS_LIFE_ROUNDS:-4}
 
 pass() { lab_pass "$S/$1"; }
 fail() { lab_fail "$S/$1" "$2"; }

@@ -8,7 +8,8 @@
 # listing user objects with their process, and abrupt endings: kill -9
 # under traffic, "rdma link delete" under traffic, unloading while a
 # process holds the device.  Afterwards no user object is left and the
-# devices still carry traffic.
+# devices still carry traffic.  Last, commands naming an FD object race
+# "rdma link delete" (issue 18).
 . /lab/guest-lib.sh
 S=uverbs_rxe
 IB=/sys/class/infiniband
@@ -236,6 +237,54 @@ abrupt() {
 		"-d rxe1 -g $G1 -n 100 -c" "-d rxe0 -g $G0 -n 100 -c $B"
 }
 
+# The uverbsN of an RDMA device.
+uverbs_of() {
+	for _u in /sys/class/infiniband_verbs/uverbs*; do
+		[ "$(cat "$_u/ibdev" 2>/dev/null)" = "$1" ] && basename "$_u" && return 0
+	done
+	return 1
+}
+
+# Eight processes with a file and a context on rxe1 send QP_CREATE naming
+# only their async event FD, which the kernel looks up first, while
+# "rdma link delete rxe1" tears the files down one after the other: a file
+# torn down while others still are got fput(NULL) before issue 18's fix.
+# Every answer must be EINVAL (device there) or EIO (gone); the kernel log
+# is checked by the plan (KASAN, oops).
+fd_race() {
+	_u=$(uverbs_of rxe1) || { fail fd-race/uverbs "no uverbsN for rxe1"; return; }
+	rm -f $T/race.*
+	_pids=''
+	for _i in 1 2 3 4 5 6 7 8; do
+		python3 /lab/tools/uverbs_probe.py race "$_u" 14 $T/race.ready.$_i 30 \
+			>$T/race.out.$_i 2>&1 &
+		_pids="$_pids $!"
+	done
+	lab_wait_for 60 sh -c "[ \$(ls $T/race.ready.* 2>/dev/null | wc -l) -eq 8 ]" ||
+		fail fd-race/ready "not every process got a context"
+	if timeout 120 rdma link delete rxe1; then
+		pass fd-race/link-delete
+	else
+		fail fd-race/link-delete "rdma link delete did not finish"
+	fi
+	_bad=0
+	for _p in $_pids; do
+		wait "$_p" || _bad=$((_bad + 1))
+	done
+	for _i in 1 2 3 4 5 6 7 8; do
+		sed "s/^/    race $_i: /" $T/race.out.$_i | grep -v '^    race [0-9]: PASS'
+	done
+	[ $_bad -eq 0 ] && pass fd-race/answers ||
+		fail fd-race/answers "$_bad of 8 processes saw another errno or failed"
+	_left=$(lab_user_objects)
+	[ -z "$_left" ] && pass fd-race/no-objects-left ||
+		fail fd-race/no-objects-left "$_left"
+	check fd-race/link-re-add rdma link add rxe1 type rxe netdev veth1
+	lab_wait_for 10 lab_gid_of rxe1 $B && G1=$(lab_gid_of rxe1 $B)
+	pair fd-race/traffic-after 18640 ibv_rc_pingpong \
+		"-d rxe1 -g $G1 -n 50 -c" "-d rxe0 -g $G0 -n 50 -c $B"
+}
+
 teardown() { lab_rxe_teardown $S; }
 
 if setup; then
@@ -245,5 +294,6 @@ if setup; then
 	res
 	unload_busy
 	abrupt
+	fd_race
 fi
 teardown

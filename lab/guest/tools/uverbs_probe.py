@@ -12,6 +12,14 @@ uverbs/<check>.
                                           wait for GO (the device is gone
                                           meanwhile), then check what the
                                           file still answers
+  uverbs_probe.py race DEV DRIVER_ID READY SECONDS
+                                          open and GET_CONTEXT, touch READY,
+                                          then for SECONDS send QP_CREATE
+                                          naming only the async event FD
+                                          (looked up first) while the
+                                          device goes; every answer must be
+                                          EINVAL (device there, mandatory
+                                          attributes missing) or EIO (gone)
 """
 import ctypes
 import errno
@@ -34,6 +42,9 @@ METHOD_GET_CONTEXT = 3
 METHOD_ASYNC_EVENT_ALLOC = 0
 ATTR_CORE_IN, ATTR_CORE_OUT, ATTR_WRITE_CMD = 0, 1, 2
 ATTR_GET_CONTEXT_NUM_COMP_VECTORS = 0
+OBJ_QP = 4
+METHOD_QP_CREATE = 0
+ATTR_CREATE_QP_EVENT_FD = 12
 ATTR_F_MANDATORY = 1
 ATTR_F_VALID_OUTPUT = 2
 EVENT_DEVICE_FATAL = 8
@@ -261,8 +272,36 @@ def hold(dev, ready, go):
     os.close(fd)
 
 
+def race(dev, driver_id, ready, seconds):
+    """An FD attribute looked up while the device's files are torn down
+    (issue 18: the lookup's put used a cleared file pointer)."""
+    fd = dev_open(dev)
+    afd, _ = get_context_write(fd)
+    req = Ioctl(OBJ_QP, METHOD_QP_CREATE,
+                [attr(ATTR_CREATE_QP_EVENT_FD, afd)], driver_id)
+    with open(ready, 'w'):
+        pass
+    seen, end = {}, time.monotonic() + seconds
+    while time.monotonic() < end:
+        e = errno_of(lambda: req.run(fd))
+        seen[e] = seen.get(e, 0) + 1
+    other = {errno.errorcode.get(k, k): v for k, v in seen.items()
+             if k not in (errno.EINVAL, errno.EIO)}
+    result('race/errnos', not other,
+           f'unexpected {other}; EINVAL {seen.get(errno.EINVAL, 0)}, '
+           f'EIO {seen.get(errno.EIO, 0)}')
+    print(f'    race: EINVAL {seen.get(errno.EINVAL, 0)}, '
+          f'EIO {seen.get(errno.EIO, 0)}')
+    result('race/saw-eio', seen.get(errno.EIO, 0) > 0,
+           'the device never went during the run')
+    os.close(afd)
+    os.close(fd)
+
+
 def main():
-    if sys.argv[1] == 'framing':
+    if sys.argv[1] == 'race':
+        race(sys.argv[2], int(sys.argv[3]), sys.argv[4], float(sys.argv[5]))
+    elif sys.argv[1] == 'framing':
         write_framing(sys.argv[2])
         ioctl_framing(sys.argv[2], int(sys.argv[3]))
     elif sys.argv[1] == 'hold':
