@@ -67,7 +67,7 @@ stock)
 	kdir=$(stock_kdir) || die "no linux-headers-*-amd64" ;;
 *) die "--kernel test or --kernel stock" ;;
 esac
-make -C "$TOP_DIR" -s KDIR="$kdir" >&2
+make -C "$TOP_DIR" -s KDIR="$kdir" W=1 >&2
 # The scenario's limit: per mode, the duration, or the runs at a watchdog
 # each (a cycle has three watched steps); and 10 minutes for setting up.
 if [ "$duration" -gt 0 ]; then
