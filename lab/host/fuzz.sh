@@ -32,30 +32,14 @@ while [ $# -gt 0 ]; do
 	*) die "unknown argument $1" ;;
 	esac
 done
-case "$kernel" in
-test)
-	kdir=$(test_kernel_dir)
-	[ -f "$kdir/.done" ] || die "no test kernel in $kdir: run lab/host/build-kernel.sh"
-	kdir=$kdir/linux ;;
-stock)
-	kdir=$(stock_kdir) || die "no linux-headers-*-amd64" ;;
-*) die "--kernel test or --kernel stock" ;;
-esac
-make -C "$TOP_DIR" -s KDIR="$kdir" >&2
+build_for "$kernel"
 seed=${seed:-$(date +%s)}
 # Seconds: 1000 calls per 10 s on the debug kernel, and 10 minutes for the
 # rest of the scenario and the boot.
 limit=$((calls / 100 + 600))
-data=$(mktemp -d)
-trap 'rm -rf "$data"' EXIT
-cat >"$data/env" <<EOT
+log "fuzz: $calls calls, $workers workers, seed $seed, $kernel kernel, at most ${limit}s"
+scenario_vm "$kernel" uverbs_fuzz "$limit" "$out" <<EOT
 UVERBS_FUZZ_CALLS=$calls
 UVERBS_FUZZ_WORKERS=$workers
 UVERBS_FUZZ_SEED=$seed
-LAB_SCENARIO_TIMEOUT=$limit
 EOT
-log "fuzz: $calls calls, $workers workers, seed $seed, $kernel kernel, at most ${limit}s"
-rc=0
-"$HOST_DIR/suite.sh" --kernel "$kernel" --timeout $((limit + 600)) \
-	--data "$data" ${out:+--out "$out"} --scenario uverbs_fuzz || rc=$?
-exit $rc

@@ -69,6 +69,36 @@ stock_kdir() {
 	[ -n "$d" ] && echo "$d"
 }
 
+# build_for KERNEL: our modules built (with W=1, as make check builds them)
+# for "test" (the cached debug kernel) or "stock" (the newest headers).
+build_for() {
+	local kdir
+	case "$1" in
+	test)
+		kdir=$(test_kernel_dir)
+		[ -f "$kdir/.done" ] || die "no test kernel in $kdir: run lab/host/build-kernel.sh"
+		kdir=$kdir/linux ;;
+	stock)
+		kdir=$(stock_kdir) || die "no linux-headers-*-amd64" ;;
+	*) die "--kernel test or --kernel stock" ;;
+	esac
+	make -C "$TOP_DIR" -s KDIR="$kdir" W=1 >&2
+}
+
+# scenario_vm KERNEL SCENARIO LIMIT OUT: one boot of suite.sh running
+# SCENARIO, with the variables on stdin (NAME=VALUE lines) and
+# LAB_SCENARIO_TIMEOUT=LIMIT as its /lab/data/env; the VM gets ten minutes
+# more than LIMIT.  OUT may be empty.  Returns suite.sh's status.
+scenario_vm() {
+	local kernel=$1 scenario=$2 limit=$3 out=$4 data rc=0
+	data=$(mktemp -d)
+	{ cat; echo "LAB_SCENARIO_TIMEOUT=$limit"; } >"$data/env"
+	"$HOST_DIR/suite.sh" --kernel "$kernel" --timeout $((limit + 600)) \
+		--data "$data" ${out:+--out "$out"} --scenario "$scenario" || rc=$?
+	rm -rf "$data"
+	return $rc
+}
+
 # The release a kernel build tree builds modules for (its UTS_RELEASE).
 kdir_release() {
 	sed -n 's/^#define UTS_RELEASE "\(.*\)"$/\1/p' "$1/include/generated/utsrelease.h"

@@ -58,16 +58,7 @@ traffic) duration=${duration:-600} runs=${runs:-0} ;;
 esac
 case "$driver" in in-tree|ours) ;; *) die "--driver in-tree or ours" ;; esac
 [[ "$duration$runs$watchdog" =~ ^[0-9]+$ ]] || die "--duration, --runs and --run-timeout take numbers"
-case "$kernel" in
-test)
-	kdir=$(test_kernel_dir)
-	[ -f "$kdir/.done" ] || die "no test kernel in $kdir: run lab/host/build-kernel.sh"
-	kdir=$kdir/linux ;;
-stock)
-	kdir=$(stock_kdir) || die "no linux-headers-*-amd64" ;;
-*) die "--kernel test or --kernel stock" ;;
-esac
-make -C "$TOP_DIR" -s KDIR="$kdir" >&2
+build_for "$kernel"
 # The scenario's limit: per mode, the duration, or the runs at a watchdog
 # each (a cycle has three watched steps); and 10 minutes for setting up.
 if [ "$duration" -gt 0 ]; then
@@ -75,18 +66,11 @@ if [ "$duration" -gt 0 ]; then
 else
 	limit=$((runs * watchdog * 3 * nmodes + 600))
 fi
-data=$(mktemp -d)
-trap 'rm -rf "$data"' EXIT
-cat >"$data/env" <<EOT
+log "soak: $mode, driver $driver, ${duration}s, $runs runs at most, watchdog ${watchdog}s, $kernel kernel; at most ${limit}s"
+scenario_vm "$kernel" soak "$limit" "$out" <<EOT
 SOAK_MODE=$mode
 SOAK_DURATION=$duration
 SOAK_RUNS=$runs
 SOAK_DRIVER=$driver
 SOAK_RUN_TIMEOUT=$watchdog
-LAB_SCENARIO_TIMEOUT=$limit
 EOT
-log "soak: $mode, driver $driver, ${duration}s, $runs runs at most, watchdog ${watchdog}s, $kernel kernel; at most ${limit}s"
-rc=0
-"$HOST_DIR/suite.sh" --kernel "$kernel" --timeout $((limit + 600)) \
-	--data "$data" ${out:+--out "$out"} --scenario soak || rc=$?
-exit $rc

@@ -166,13 +166,13 @@ reap() {
 run_pair() {
 	_port=$((18700 + runs % 100))
 	# shellcheck disable=SC2086
-	lab_rdmacg_run "$CG" $2 -p $_port $3 >$T/srv.out 2>&1 &
+	lab_rdmacg_spawn "$CG" $2 -p $_port $3 >$T/srv.out 2>&1
 	_srv=$!
 	if ! lab_wait_for 60 lab_listening $_port; then
 		_cli=''
 	else
 		# shellcheck disable=SC2086
-		lab_rdmacg_run "$CG" $2 -p $_port $4 >$T/cli.out 2>&1 &
+		lab_rdmacg_spawn "$CG" $2 -p $_port $4 >$T/cli.out 2>&1
 		_cli=$!
 	fi
 	if ! wait_pids "$WATCHDOG" $_srv $_cli; then
@@ -237,11 +237,11 @@ link_cycle() {
 	_a="-D 600 -F"
 	lab_debug_kernel && _a="$_a -s 16384 -u 20"
 	# shellcheck disable=SC2086
-	lab_rdmacg_run "$CG" ib_write_bw -d rxe1 -x "$G1" -p $_port $_a >$T/srv.out 2>&1 &
+	lab_rdmacg_spawn "$CG" ib_write_bw -d rxe1 -x "$G1" -p $_port $_a >$T/srv.out 2>&1
 	_srv=$!
 	lab_wait_for 60 lab_listening $_port
 	# shellcheck disable=SC2086
-	lab_rdmacg_run "$CG" ib_write_bw -d rxe0 -x "$G0" -p $_port $_a $B >$T/cli.out 2>&1 &
+	lab_rdmacg_spawn "$CG" ib_write_bw -d rxe0 -x "$G0" -p $_port $_a $B >$T/cli.out 2>&1
 	_cli=$!
 	if ! lab_wait_for 60 flowing; then
 		echo "lab: soak: cycle $runs: no traffic before the delete"
