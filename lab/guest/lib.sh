@@ -96,9 +96,10 @@ lab_kmemleak() {
 	cat /sys/kernel/debug/kmemleak >"$1"
 }
 
-# lab_pass NAME / lab_fail NAME [WHY]: one result line.
-lab_pass() { echo "PASS $1"; }
-lab_fail() { echo "FAIL $1${2:+ ($2)}"; }
+# lab_pass NAME / lab_fail NAME [WHY]: one result line, in the log and,
+# with its time, in the kernel log (where the time of each check shows).
+lab_pass() { echo "PASS $1"; lab_kmsg "PASS $1"; }
+lab_fail() { echo "FAIL $1${2:+ ($2)}"; lab_kmsg "FAIL $1"; }
 
 # lab_check NAME CMD...: run CMD (its output to the log, indented), one
 # result line for its exit status, which it returns.
@@ -140,22 +141,32 @@ lab_unload_all() {
 # Defaults: veth0/veth1 with 10.11.0.1/24 and 10.11.0.2/24.
 lab_veth_pair() {
 	_a=${1:-veth0} _b=${2:-veth1} _ia=${3:-10.11.0.1} _ib=${4:-10.11.0.2}
-	ip link add "$_a" type veth peer name "$_b" || return 1
-	ip addr add "$_ia/24" dev "$_a" && ip addr add "$_ib/24" dev "$_b" || return 1
-	sysctl -qw net.core.netdev_max_backlog=16384
-	for _k in all default "$_a" "$_b"; do
-		sysctl -qw "net.ipv4.conf.$_k.accept_local=1"
-		sysctl -qw "net.ipv4.conf.$_k.rp_filter=0"
-	done
-	if ip rule show | grep -q '^0:.*lookup local'; then
-		ip rule add pref 1000 lookup local
-		ip rule del pref 0 lookup local
-	fi
-	ip rule add pref 100 iif lo to "$_ib" lookup 100
-	ip rule add pref 101 iif lo to "$_ia" lookup 101
-	ip link set "$_a" up && ip link set "$_b" up || return 1
-	ip route add "$_ib" dev "$_a" src "$_ia" table 100
-	ip route add "$_ia" dev "$_b" src "$_ib" table 101
+	# Few processes: each costs a good part of a second on the debug
+	# kernel.  The pair, its addresses and links up must work ("ip -batch"
+	# stops at the first failure); the routing below is redone by every
+	# scenario, so what exists already may fail ("-force" goes on).
+	ip -batch - <<-EOT || return 1
+	link add $_a type veth peer name $_b
+	addr add $_ia/24 dev $_a
+	addr add $_ib/24 dev $_b
+	link set $_a up
+	link set $_b up
+	EOT
+	sysctl -qw net.core.netdev_max_backlog=16384 \
+		net.ipv4.conf.all.accept_local=1 net.ipv4.conf.all.rp_filter=0 \
+		net.ipv4.conf.default.accept_local=1 net.ipv4.conf.default.rp_filter=0 \
+		"net.ipv4.conf.$_a.accept_local=1" "net.ipv4.conf.$_a.rp_filter=0" \
+		"net.ipv4.conf.$_b.accept_local=1" "net.ipv4.conf.$_b.rp_filter=0"
+	# The local table moves behind the rules that send traffic between
+	# the two addresses out over the pair.
+	ip -force -batch - <<-EOT 2>/dev/null
+	rule add pref 1000 lookup local
+	rule del pref 0 lookup local
+	rule add pref 100 iif lo to $_ib lookup 100
+	rule add pref 101 iif lo to $_ia lookup 101
+	route add $_ib dev $_a src $_ia table 100
+	route add $_ia dev $_b src $_ib table 101
+	EOT
 	echo 1 >"/sys/class/net/$_a/queues/rx-0/rps_cpus" 2>/dev/null
 	echo 2 >"/sys/class/net/$_b/queues/rx-0/rps_cpus" 2>/dev/null
 	return 0
@@ -163,11 +174,13 @@ lab_veth_pair() {
 
 # lab_veth_pair_del [A]: remove the pair and its routing again.
 lab_veth_pair_del() {
-	ip link del "${1:-veth0}" 2>/dev/null
-	ip rule del pref 100 2>/dev/null
-	ip rule del pref 101 2>/dev/null
-	ip route flush table 100 2>/dev/null
-	ip route flush table 101 2>/dev/null
+	ip -force -batch - <<-EOT 2>/dev/null
+	link del ${1:-veth0}
+	rule del pref 100
+	rule del pref 101
+	route flush table 100
+	route flush table 101
+	EOT
 	return 0
 }
 
@@ -268,8 +281,12 @@ lab_rxe_teardown() {
 lab_gid_of() {
 	_want=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' \
 		$(echo "$2" | tr . ' '))
-	# One grep over the table's files: a table has hundreds of slots.
-	for _g in $(grep -lx "$_want" /sys/class/infiniband/"$1"/ports/1/gids/* 2>/dev/null); do
+	# One grep over the first hundred slots' files (names of one or two
+	# digits): the core fills the lowest free slot, and the lab's netdevs
+	# have a few addresses.  Not the whole table: rxe's has 1024 slots,
+	# and reading them all takes some 15 s on the debug kernel.
+	_d=/sys/class/infiniband/$1/ports/1/gids
+	for _g in $(grep -lx "$_want" "$_d"/? "$_d"/?? 2>/dev/null); do
 		_i=${_g##*/}
 		[ "$(cat "/sys/class/infiniband/$1/ports/1/gid_attrs/types/$_i" 2>/dev/null)" = "RoCE v2" ] ||
 			continue
