@@ -151,6 +151,13 @@ static int tdev_get_port_immutable(struct ib_device *ibdev, u32 port,
 				      RDMA_CORE_PORT_IBA_ROCE_UDP_ENCAP;
 		imm->max_mad_size = IB_MGMT_MAD_SIZE;
 	}
+	if (td->params.no_mad) {
+		imm->core_cap_flags &= ~(RDMA_CORE_CAP_IB_MAD |
+					 RDMA_CORE_CAP_IB_SMI |
+					 RDMA_CORE_CAP_IB_CM |
+					 RDMA_CORE_CAP_IB_SA);
+		imm->max_mad_size = 0;
+	}
 	return 0;
 }
 

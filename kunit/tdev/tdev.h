@@ -119,6 +119,9 @@ enum tdev_exec {
  *	visible to polling only when the CQ is armed next, as if each had
  *	landed between the consumer's last poll and its re-arm (the race
  *	IB_CQ_REPORT_MISSED_EVENTS exists for); directly polled CQs are exempt
+ * @no_mad: ports without management datagrams (no RDMA_CORE_CAP_IB_MAD,
+ *	_SMI, _CM or _SA, as an iWARP or usNIC port has none): the MAD layer
+ *	opens no PD, CQ or QP on the device, for suites that count its objects
  */
 struct tdev_params {
 	const char *name;
@@ -144,6 +147,7 @@ struct tdev_params {
 	bool wq;
 	bool gid_ctx;
 	bool late_cqes;
+	bool no_mad;
 };
 
 /**

@@ -40,7 +40,8 @@ static struct ib_qp *rs_qp(struct kunit *test, struct rs *r,
 
 static int rs_init(struct kunit *test)
 {
-	struct tdev_params p = { .name = "ktres%d", .ports = 2 };
+	struct tdev_params p = { .name = "ktres%d", .ports = 2,
+				 .no_mad = true };
 	struct ib_srq_init_attr sa = { .attr = { .max_wr = 8, .max_sge = 1 } };
 	struct rs *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
 

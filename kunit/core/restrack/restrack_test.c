@@ -20,7 +20,8 @@ struct rt {
 
 static int rt_init(struct kunit *test)
 {
-	struct tdev_params p = { .name = "ktrt%d", .ports = 2 };
+	struct tdev_params p = { .name = "ktrt%d", .ports = 2,
+				 .no_mad = true };
 	struct rt *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
 
 	if (!r)

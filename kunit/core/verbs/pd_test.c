@@ -9,7 +9,8 @@
 
 static void pd_local_dma_lkey(struct kunit *test)
 {
-	struct tdev_params p = { .name = "ktpd%d", .local_dma_lkey = true };
+	struct tdev_params p = { .name = "ktpd%d", .local_dma_lkey = true,
+				 .no_mad = true };
 	struct tdev *td = tk_dev(test, &p);
 	struct ib_pd *pd = ib_alloc_pd(&td->ibdev, 0);
 
@@ -27,7 +28,8 @@ static void pd_local_dma_lkey(struct kunit *test)
 
 static void pd_driver_failure(struct kunit *test)
 {
-	struct tdev_params p = { .name = "ktpdf%d", .local_dma_lkey = true };
+	struct tdev_params p = { .name = "ktpdf%d", .local_dma_lkey = true,
+				 .no_mad = true };
 	struct tdev *td = tk_dev(test, &p);
 	struct ib_pd *pd;
 
@@ -49,7 +51,8 @@ static void pd_driver_failure(struct kunit *test)
 
 static void pd_busy(struct kunit *test)
 {
-	struct tdev_params p = { .name = "ktpdb%d", .local_dma_lkey = true };
+	struct tdev_params p = { .name = "ktpdb%d", .local_dma_lkey = true,
+				 .no_mad = true };
 	struct tdev *td = tk_dev(test, &p);
 	struct ib_pd *pd = ib_alloc_pd(&td->ibdev, 0);
 
@@ -71,8 +74,9 @@ static void pd_busy(struct kunit *test)
  */
 static void pd_internal_mr(struct kunit *test)
 {
-	struct tdev_params p = { .name = "ktpdm%d" };
-	struct tdev_params none = { .name = "ktpdn%d", .no_kverbs = true };
+	struct tdev_params p = { .name = "ktpdm%d", .no_mad = true };
+	struct tdev_params none = { .name = "ktpdn%d", .no_kverbs = true,
+				    .no_mad = true };
 	struct tdev *td = tk_dev(test, &p), *nd = tk_dev(test, &none);
 	struct ib_pd *pd = ib_alloc_pd(&td->ibdev, 0);
 
@@ -92,9 +96,10 @@ static void pd_internal_mr(struct kunit *test)
 
 static void pd_unsafe_global_rkey(struct kunit *test)
 {
-	struct tdev_params p = { .name = "ktpdu%d", .local_dma_lkey = true };
+	struct tdev_params p = { .name = "ktpdu%d", .local_dma_lkey = true,
+				 .no_mad = true };
 	struct tdev_params none = { .name = "ktpdun%d", .local_dma_lkey = true,
-				    .no_kverbs = true };
+				    .no_kverbs = true, .no_mad = true };
 	struct tdev *td = tk_dev(test, &p), *nd = tk_dev(test, &none);
 	struct ib_pd *pd = ib_alloc_pd(&td->ibdev, IB_PD_UNSAFE_GLOBAL_RKEY);
 
