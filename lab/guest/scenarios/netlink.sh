@@ -115,8 +115,15 @@ assert names == [\"tdev0\", \"tdev1\"], names
 assert all(x[\"node_type\"] == \"ca\" for x in d)
 print(names)"'
 match link 'link tdev1/1 .*state ACTIVE physical_state LINK_UP' 'rdma link && rdma link | grep -q "link tdev0/1 .*state ACTIVE"'
-match res 'tdev1: pd 0 cq 0 qp 0 cm_id 0 mr 0 ctx 0 srq 0' 'rdma res'
-for t in pd cq qp mr cm_id ctx srq; do
+# The MAD layer of ib_core opens a PD, a CQ, QP0 and QP1 on each device's
+# InfiniBand port, as in-tree: those are all there is.
+match res 'tdev1: pd 1 cq 1 qp 2 cm_id 0 mr 0 ctx 0 srq 0' 'rdma res'
+for t in pd cq qp; do
+	check "res-$t" "out=\$(rdma res show $t) && echo \"\$out\" && [ -n \"\$out\" ] &&
+		! echo \"\$out\" | grep -v 'comm \\[ib_core\\]'"
+done
+match res-mad-qps 'link tdev1/1 lqpn 1 type GSI' 'rdma res show qp link tdev1/1 | grep -q "lqpn 0 type SMI" && rdma res show qp link tdev1/1'
+for t in mr cm_id ctx srq; do
 	check "res-$t" "out=\$(rdma res show $t) && echo \"\$out\" && [ -z \"\$out\" ]"
 done
 match system 'netns shared copy-on-fork on' 'rdma system'
