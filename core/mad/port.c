@@ -216,5 +216,7 @@ int port_client_register(void)
 void port_client_unregister(void)
 {
 	ib_unregister_client(&mad_client);
+	/* Each port leaves with its device (the client's remove). */
+	WARN_ON(!list_empty(&mad_ports));
 	counters_exit();
 }
