@@ -186,6 +186,7 @@ static void __exit tdev_exit(void)
 	debugfs_remove_recursive(tdev_debugfs_root);
 	platform_device_unregister(tdev_pdev);
 	destroy_workqueue(tdev_wq);
+	tv_mrs_check_empty();
 }
 
 module_init(tdev_init);

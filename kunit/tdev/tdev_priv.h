@@ -262,6 +262,7 @@ void *tv_mem_va(struct ib_pd *pd, u32 key, u64 addr, u32 len, int access,
 struct tv_mr *tv_mr_integrity(struct ib_pd *pd, u32 key);
 bool tv_invalidate(struct ib_pd *pd, u32 key);
 enum ib_wc_status tv_reg_mr(struct ib_pd *pd, const struct tv_wqe *wqe);
+void tv_mrs_check_empty(void);
 
 /* ---- sig.c ---- */
 

@@ -1072,11 +1072,19 @@ static struct ib_mr *dm_reg_dmabuf(struct ib_pd *pd, u64 offset, u64 length,
 	return &mr->ibmr;
 }
 
-/* The only MRs of the device are the suite's dma-buf MRs. */
+/* The double's own dereg_mr, which dm_dereg_mr() replaces. */
+static int (*dm_tdev_dereg_mr)(struct ib_mr *ibmr, struct ib_udata *udata);
+
+/*
+ * The suite's dma-buf MRs are the device's user MRs; the others (the DMA
+ * MR of the MAD layer's PD on each port) are the double's.
+ */
 static int dm_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 {
 	struct dm_mr *mr = container_of(ibmr, struct dm_mr, ibmr);
 
+	if (ibmr->type != IB_MR_TYPE_USER)
+		return dm_tdev_dereg_mr(ibmr, udata);
 	ib_umem_release(&mr->umem->umem);
 	kfree(mr);
 	return 0;
@@ -1129,6 +1137,7 @@ static struct uvk *dm_device(struct kunit *test, bool dmabuf_op,
 	if (dmabuf_op) {
 		/* Before registration, as a driver's ops are */
 		u->td->ibdev.ops.reg_user_mr_dmabuf = dm_reg_dmabuf;
+		dm_tdev_dereg_mr = u->td->ibdev.ops.dereg_mr;
 		u->td->ibdev.ops.dereg_mr = dm_dereg_mr;
 	}
 	KUNIT_ASSERT_EQ(test, uvk_register(u), 0);
