@@ -231,21 +231,16 @@ lab_rdmacg_use() {	# DIR DEV RESOURCE
 		for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == r) n = kv[2] } }
 		END { print n + 0 }' "$1/rdma.current"
 }
+# The program of the two below: joins cgroup $0, then becomes "$@".
+LAB_RDMACG_EXEC='echo $$ >"$0/cgroup.procs" && exec "$@"'
+
+# lab_rdmacg_run DIR CMD...: run CMD as a member of cgroup DIR.
+lab_rdmacg_run() { sh -c "$LAB_RDMACG_EXEC" "$@"; }
+
 # lab_rdmacg_spawn DIR CMD...: CMD in the background as a member of cgroup
 # DIR, with $! its own pid.  (A backgrounded shell function gives the pid
 # of a subshell instead: killing that leaves CMD running.)
-lab_rdmacg_spawn() {
-	_cg=$1
-	shift
-	sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$_cg" "$@" &
-}
-
-# lab_rdmacg_run DIR CMD...: run CMD as a member of cgroup DIR.
-lab_rdmacg_run() {
-	_cg=$1
-	shift
-	sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$_cg" "$@"
-}
+lab_rdmacg_spawn() { sh -c "$LAB_RDMACG_EXEC" "$@" & }
 
 # lab_rxe_teardown SCENARIO: the end of a scenario that made rxe0 and rxe1
 # on lab_veth_pair: the devices and the pair go, rdma_rxe, ib_uverbs and

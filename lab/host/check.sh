@@ -24,7 +24,8 @@
 #    module (kunit/<suite>/<case>), then every scenario of
 #    lab/guest/scenarios (test/<scenario>/<case>), and the kernel log's
 #    reports (test/report/{kasan,lockdep,kmemleak,warn,bug})
-# 7. the stock-kernel VM, one boot, with the modules the package built
+# 7. the stock-kernel VM, one boot at a lower priority while the test-kernel
+#    VM goes on, with the modules the package built
 #    (those of make if it failed): insert and remove our modules
 #    (stock/modload/*), every scenario (stock/<scenario>/*), its reports
 #    (stock/report/*)
@@ -237,13 +238,25 @@ scenarios_for() {	# test|stock
 	done
 }
 
-# vm_suite NAME RESULT_PREFIX SUITE_ARGS...: one VM boot of lab/host/suite.sh,
-# its result lines counted.
-vm_suite() {
+# The two VMs run at the same time: the test-kernel VM, the longest stage,
+# keeps one of the host's two CPUs idle for about a third of its run (its
+# guest waits on itself), and the stock VM fills that time at a lower
+# priority.
+#
+# vm_start NAME RESULT_PREFIX NICE SUITE_ARGS...: one VM boot of
+# lab/host/suite.sh, in the background.  vm_results NAME RESULT_PREFIX:
+# waits for it and counts its result lines.
+declare -A vm_pid=()
+vm_start() {
+	local name=$1 prefix=$2 nice=$3
+	shift 3
+	timed "vm-$name-kernel" nice -n "$nice" "$HOST_DIR/suite.sh" --kernel "$name" \
+		--out "$LOGS/$name-vm" --prefix "$prefix" "$@" >"$LOGS/$name-vm.log" 2>&1 &
+	vm_pid[$name]=$!
+}
+vm_results() {
 	local name=$1 prefix=$2
-	shift 2
-	timed "vm-$name-kernel" "$HOST_DIR/suite.sh" --kernel "$name" --out "$LOGS/$name-vm" \
-		--prefix "$prefix" "$@" >"$LOGS/$name-vm.log" 2>&1
+	wait "${vm_pid[$name]}"
 	results_from "$LOGS/$name-vm.log"
 	grep -qE '^(PASS|FAIL) ' "$LOGS/$name-vm.log" ||
 		result FAIL "${prefix}vm" "no result, see $LOGS/$name-vm.log"
@@ -255,7 +268,7 @@ vm_suite() {
 # The DKMS package (make deb), installed, updated and removed in a throwaway
 # chroot (lab/host/deb-check.sh), in the background at low priority while
 # the test-kernel VM runs; the stock VM then boots with the modules the
-# package built.
+# package built, while the test-kernel VM goes on.
 stock_mods="$TOP_DIR/build/$srel"
 deb_pid=
 if [ $built_stock -eq 1 ]; then
@@ -288,8 +301,8 @@ if [ -n "$tk" ] && [ $built_test -eq 1 ] && [ $have_rootfs -eq 1 ]; then
 	mkdir -p "$LOGS/test-data"
 	printf 'UVERBS_FUZZ_CALLS=25000\nUVERBS_LIFE_ROUNDS=1\nLAB_SCENARIO_TIMEOUT=1800\n' \
 		>"$LOGS/test-data/env"
-	step "test-kernel VM: KUnit ${suites[*]}; scenarios ${scen[*]}"
-	vm_suite test test/ --build "$TOP_DIR/build/$trel" --data "$LOGS/test-data" \
+	step "test-kernel VM (background): KUnit ${suites[*]}; scenarios ${scen[*]}"
+	vm_start test test/ 0 --build "$TOP_DIR/build/$trel" --data "$LOGS/test-data" \
 		--timeout 3600 --kunit "${suites[@]}" --scenario "${scen[@]}"
 else
 	result FAIL test/vm "no test kernel, test-kernel build or root filesystem"
@@ -307,11 +320,16 @@ fi
 # and every scenario, one boot.
 if [ $built_stock -eq 1 ] && [ $have_rootfs -eq 1 ]; then
 	mapfile -t scen < <(scenarios_for stock)
-	step "stock-kernel VM: module load; scenarios ${scen[*]}"
-	vm_suite stock stock/ --build "$stock_mods" --modload --scenario "${scen[@]}"
+	step "stock-kernel VM (background, nice 10): module load; scenarios ${scen[*]}"
+	vm_start stock stock/ 10 --build "$stock_mods" --modload --scenario "${scen[@]}"
 else
 	result FAIL stock/vm "no stock build or root filesystem"
 fi
+
+# Results in a fixed order: the test kernel's, then the stock kernel's.
+for k in test stock; do
+	[ -z "${vm_pid[$k]:-}" ] || { step "waiting for the $k-kernel VM"; vm_results "$k" "$k/"; }
+done
 
 step "done"
 stage_time total $(($(date +%s) - t0))

@@ -32,7 +32,7 @@ while [ $# -gt 0 ]; do
 	*) die "unknown argument $1" ;;
 	esac
 done
-build_for "$kernel"
+modules_for "$kernel"
 seed=${seed:-$(date +%s)}
 # Seconds: 1000 calls per 10 s on the debug kernel, and 10 minutes for the
 # rest of the scenario and the boot.

@@ -69,9 +69,9 @@ stock_kdir() {
 	[ -n "$d" ] && echo "$d"
 }
 
-# build_for KERNEL: our modules built (with W=1, as make check builds them)
+# modules_for KERNEL: our modules built (with W=1, as make check builds them)
 # for "test" (the cached debug kernel) or "stock" (the newest headers).
-build_for() {
+modules_for() {
 	local kdir
 	case "$1" in
 	test)

@@ -58,7 +58,7 @@ traffic) duration=${duration:-600} runs=${runs:-0} ;;
 esac
 case "$driver" in in-tree|ours) ;; *) die "--driver in-tree or ours" ;; esac
 [[ "$duration$runs$watchdog" =~ ^[0-9]+$ ]] || die "--duration, --runs and --run-timeout take numbers"
-build_for "$kernel"
+modules_for "$kernel"
 # The scenario's limit: per mode, the duration, or the runs at a watchdog
 # each (a cycle has three watched steps); and 10 minutes for setting up.
 if [ "$duration" -gt 0 ]; then

@@ -80,7 +80,7 @@ cgroup_test() {
 
 	# Within the limits, a holder killed with -9 gives all back.
 	echo "rxe0 hca_handle=2 hca_object=20" >"$CG/rdma.max"
-	lab_rdmacg_run "$CG" ibv_rc_pingpong -d rxe0 -g "$G0" -p 18802 >$T/cg-h.out 2>&1 &
+	lab_rdmacg_spawn "$CG" ibv_rc_pingpong -d rxe0 -g "$G0" -p 18802 >$T/cg-h.out 2>&1
 	_h=$!
 	if lab_wait_for 60 lab_listening 18802; then
 		_o=$(lab_rdmacg_use "$CG" rxe0 hca_object)
