@@ -2,9 +2,10 @@
 /*
  * ib_core module entry: brings up the core's subsystems in order (work
  * queues, the device class, RDMA netlink, the CQ pool's client, RoCE GID
- * management) and tears them down in reverse.
+ * management, address resolution) and tears them down in reverse.
  */
 #include "abi/ib_core/device.h"
+#include "addr/internal.h"
 #include "device/internal.h"
 #include "datapath/internal.h"
 #include "netdev/internal.h"
@@ -76,8 +77,13 @@ static int __init ib_core_init(void)
 	ret = roce_gids_init();
 	if (ret)
 		goto err_pool;
+	ret = resolve_init();
+	if (ret)
+		goto err_gids;
 	return 0;
 
+err_gids:
+	roce_gids_exit();
 err_pool:
 	cq_pool_client_unregister();
 err_nl:
@@ -92,6 +98,7 @@ err_wqs:
 
 static void __exit ib_core_exit(void)
 {
+	resolve_exit();
 	roce_gids_exit();
 	cq_pool_client_unregister();
 	nldev_exit();
