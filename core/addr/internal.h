@@ -13,7 +13,8 @@
  *
  * resolve.c calls route.c, which calls local.c.  core/netdev/neigh.c
  * resolves the destination MAC of RoCE address vectors through
- * resolve_l2_by_gid().
+ * resolve_l2_by_gid(); core/sa/path.c checks RoCE paths' routes with
+ * route_roce_network().
  *
  * Lock order: resolve_lock (resolve.c) is innermost; no other lock is taken
  * under it, and neither it nor any other lock of ours is held while a
@@ -25,6 +26,7 @@
 #define OOT_CORE_ADDR_INTERNAL_H
 
 #include <linux/types.h>
+#include <rdma/ib_verbs.h>
 
 struct ib_gid_attr;
 struct net;
@@ -40,7 +42,10 @@ struct net_device *local_find_ndev_rcu(struct net *net,
 /* route.c; may be called in any process context, does not sleep */
 int route_attempt(struct net *net, struct sockaddr *src,
 		  const struct sockaddr *dst, struct rdma_dev_addr *addr,
-		  bool by_gid_attr);
+		  bool by_gid_attr, bool neigh);
+int route_roce_network(const struct ib_gid_attr *sgid_attr,
+		       const union ib_gid *dgid,
+		       enum rdma_network_type *network);
 
 /* resolve.c; started and stopped by core/main.c */
 int resolve_init(void);

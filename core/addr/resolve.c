@@ -87,7 +87,7 @@ static int resolve_attempt(struct resolve_req *req)
 {
 	return route_attempt(req->net, (struct sockaddr *)&req->src,
 			     (struct sockaddr *)&req->dst, req->addr,
-			     req->by_gid_attr);
+			     req->by_gid_attr, true);
 }
 
 /* Pending: try again.  Returns true when the callback is due. */

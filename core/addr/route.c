@@ -206,6 +206,8 @@ static int route_gid_ndev_rcu(const struct rdma_dev_addr *addr,
  *	bound_dev_if, network and hoplimit out
  * @by_gid_attr: route from the netdev (and its namespace) of
  *	addr->sgid_attr instead of @net and addr->bound_dev_if
+ * @neigh: also find the next hop's hardware address (else
+ *	addr->dst_dev_addr is left alone)
  *
  * Return: 0 when @addr is complete; -ENODATA while the next hop's hardware
  * address is being resolved; the routing error; -EINVAL for a link-local
@@ -213,7 +215,7 @@ static int route_gid_ndev_rcu(const struct rdma_dev_addr *addr,
  */
 int route_attempt(struct net *net, struct sockaddr *src,
 		  const struct sockaddr *dst, struct rdma_dev_addr *addr,
-		  bool by_gid_attr)
+		  bool by_gid_attr, bool neigh)
 {
 	struct route_hop hop;
 	int oif = addr->bound_dev_if;
@@ -235,12 +237,46 @@ int route_attempt(struct net *net, struct sockaddr *src,
 		goto out_unlock;
 	ret = route_source_rcu(net, oif, dst, &hop, addr);
 	rcu_read_unlock();
-	if (!ret)
+	if (!ret && neigh)
 		ret = route_neighbour(&hop, dst, addr);
 	route_put(&hop, dst->sa_family);
 	return ret;
 
 out_unlock:
 	rcu_read_unlock();
+	return ret;
+}
+
+/**
+ * route_roce_network - the network between two GIDs from a RoCE GID entry
+ * @sgid_attr: the source GID entry, held; routes from its netdev
+ * @dgid: the destination GID
+ * @network: RDMA_NETWORK_IPV4 or _IPV6 when the route has a gateway (only
+ *	RoCE v2 crosses it), else RDMA_NETWORK_IB, out
+ *
+ * The route only: no neighbour is looked up.  Does not sleep.
+ *
+ * Return: 0; -EINVAL when the GIDs are not of one IP family; the errors of
+ * route_attempt().
+ */
+int route_roce_network(const struct ib_gid_attr *sgid_attr,
+		       const union ib_gid *dgid,
+		       enum rdma_network_type *network)
+{
+	union {
+		struct sockaddr sa;
+		struct sockaddr_in in;
+		struct sockaddr_in6 in6;
+	} src, dst;
+	struct rdma_dev_addr addr = { .sgid_attr = sgid_attr };
+	int ret;
+
+	rdma_gid2ip(&src.sa, &sgid_attr->gid);
+	rdma_gid2ip(&dst.sa, dgid);
+	if (src.sa.sa_family != dst.sa.sa_family)
+		return -EINVAL;
+	ret = route_attempt(NULL, &src.sa, &dst.sa, &addr, true, false);
+	if (!ret)
+		*network = addr.network;
 	return ret;
 }

@@ -13,6 +13,7 @@
  */
 #include "abi/ib_core/sysfs.h"
 #include "core/gid.h"
+#include "core/sysfs.h"
 #include "device/internal.h"
 #include "counters/internal.h"
 

@@ -20,7 +20,7 @@ static void gid_zero(struct kunit *test)
 		KUNIT_EXPECT_FALSE(test, rdma_is_zero_gid(&gid));
 		gid.raw[i] = 0;
 	}
-	KUNIT_EXPECT_EQ(test, memchr_inv(&zgid, 0, sizeof(zgid)), NULL);
+	KUNIT_EXPECT_NULL(test, memchr_inv(&zgid, 0, sizeof(zgid)));
 }
 
 static void gid_type_names(struct kunit *test)

@@ -10,6 +10,7 @@
  */
 #include <kunit/test.h>
 #include <linux/irq_work.h>
+#include <rdma/ib_cache.h>
 #include <rdma/ib_mad.h>
 #include "tk.h"
 

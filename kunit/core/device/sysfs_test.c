@@ -8,6 +8,7 @@
 #include <rdma/ib_cache.h>
 #include <rdma/ib_mad.h>
 #include <rdma/ib_sysfs.h>
+#include "core/sysfs.h"
 #include "tk.h"
 
 /* The path of /sys/class/infiniband/<dev>/<rel> */
