@@ -319,8 +319,8 @@ int resolve_l2_by_gid(const struct ib_gid_attr *sgid_attr,
 	struct resolve_wait w = { .status = 0 };
 	int ret;
 
-	rdma_gid2ip(&src.sa, &sgid_attr->gid);
-	rdma_gid2ip(&dst.sa, dgid);
+	rdma_gid2ip((struct sockaddr *)&src, &sgid_attr->gid);
+	rdma_gid2ip((struct sockaddr *)&dst, dgid);
 	if (src.sa.sa_family != dst.sa.sa_family)
 		return -EINVAL;
 	init_completion(&w.done);

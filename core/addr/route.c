@@ -271,8 +271,8 @@ int route_roce_network(const struct ib_gid_attr *sgid_attr,
 	struct rdma_dev_addr addr = { .sgid_attr = sgid_attr };
 	int ret;
 
-	rdma_gid2ip(&src.sa, &sgid_attr->gid);
-	rdma_gid2ip(&dst.sa, dgid);
+	rdma_gid2ip((struct sockaddr *)&src, &sgid_attr->gid);
+	rdma_gid2ip((struct sockaddr *)&dst, dgid);
 	if (src.sa.sa_family != dst.sa.sa_family)
 		return -EINVAL;
 	ret = route_attempt(NULL, &src.sa, &dst.sa, &addr, true, false);

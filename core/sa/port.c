@@ -282,7 +282,7 @@ static void sa_sm_ah_attr(struct sa_port *port, const struct ib_port_attr *pa,
 	rdma_ah_set_dlid(ah_attr, pa->sm_lid);
 	rdma_ah_set_sl(ah_attr, pa->sm_sl);
 	rdma_ah_set_port_num(ah_attr, port->port_num);
-	if (pa->grh_required) {
+	if (rdma_is_grh_required(port->device, port->port_num)) {
 		sa_gid.global.subnet_prefix = cpu_to_be64(pa->subnet_prefix);
 		sa_gid.global.interface_id = cpu_to_be64(IB_SA_WELL_KNOWN_GUID);
 		rdma_ah_set_grh(ah_attr, &sa_gid, 0, 0, 1, 0);
