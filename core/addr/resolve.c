@@ -90,11 +90,17 @@ static int resolve_attempt(struct resolve_req *req)
 			     req->by_gid_attr, true);
 }
 
+/* When a pending request tries again: in a while, or at its deadline. */
+static unsigned long resolve_next_try(const struct resolve_req *req)
+{
+	unsigned long next = jiffies + msecs_to_jiffies(RESOLVE_RETRY_MS);
+
+	return time_after(next, req->deadline) ? req->deadline : next;
+}
+
 /* Pending: try again.  Returns true when the callback is due. */
 static bool resolve_retry(struct resolve_req *req)
 {
-	unsigned long next;
-
 	req->status = resolve_attempt(req);
 	if (!req->status)
 		return true;
@@ -104,11 +110,8 @@ static bool resolve_retry(struct resolve_req *req)
 	}
 	if (req->status != -ENODATA)
 		return true;
-	next = jiffies + msecs_to_jiffies(RESOLVE_RETRY_MS);
-	if (time_after(next, req->deadline))
-		next = req->deadline;
 	spin_lock_bh(&resolve_lock);
-	resolve_arm(req, next);
+	resolve_arm(req, resolve_next_try(req));
 	spin_unlock_bh(&resolve_lock);
 	return false;
 }
@@ -127,6 +130,9 @@ static void resolve_work(struct work_struct *work)
 	spin_lock_bh(&resolve_lock);
 	mine = !list_empty(&req->node);
 	list_del_init(&req->node);
+	/* A neighbour update may have armed it again during the callback */
+	if (mine)
+		cancel_delayed_work(&req->work);
 	spin_unlock_bh(&resolve_lock);
 	/* Not mine: rdma_addr_cancel() took it and frees it after us. */
 	if (mine)
@@ -242,7 +248,7 @@ int rdma_resolve_ip(struct sockaddr *src_addr, const struct sockaddr *dst_addr,
 	}
 	spin_lock_bh(&resolve_lock);
 	list_add_tail(&req->node, &resolve_reqs);
-	resolve_arm(req, req->status ? req->deadline : jiffies);
+	resolve_arm(req, req->status ? resolve_next_try(req) : jiffies);
 	spin_unlock_bh(&resolve_lock);
 	return 0;
 

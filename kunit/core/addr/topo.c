@@ -157,6 +157,28 @@ bool topo_rec_wait(struct topo_rec *rec)
 }
 
 /**
+ * topo_rec_done - wait for a request's callback, or make sure none comes
+ * @test: the case; fails when no callback came
+ * @rec: the request's recorder
+ * @a: the request's addresses
+ *
+ * A case must not end (an assertion ends it) with a request still out:
+ * its callback would write into the case's stack.  Without a callback in
+ * 20 s the request is cancelled.
+ *
+ * Return: true if the callback came.
+ */
+bool topo_rec_done(struct kunit *test, struct topo_rec *rec,
+		   struct rdma_dev_addr *a)
+{
+	if (topo_rec_wait(rec))
+		return true;
+	rdma_addr_cancel(a);
+	KUNIT_FAIL(test, "no callback within 20 s");
+	return false;
+}
+
+/**
  * topo_dev_addr - an rdma_dev_addr to resolve in a namespace
  * @a: it
  * @net: the namespace

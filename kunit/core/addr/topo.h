@@ -82,6 +82,8 @@ void topo_rec_init(struct topo_rec *rec);
 void topo_rec_cb(int status, struct sockaddr *src, struct rdma_dev_addr *addr,
 		 void *context);
 bool topo_rec_wait(struct topo_rec *rec);
+bool topo_rec_done(struct kunit *test, struct topo_rec *rec,
+		   struct rdma_dev_addr *a);
 void topo_dev_addr(struct rdma_dev_addr *a, struct net *net);
 int topo_resolve(struct kunit *test, const char *src, const char *dst,
 		 struct rdma_dev_addr *a, unsigned long timeout_ms,
