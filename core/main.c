@@ -2,14 +2,17 @@
 /*
  * ib_core module entry: brings up the core's subsystems in order (work
  * queues, the device class, RDMA netlink, the CQ pool's client, RoCE GID
- * management) and tears them down in reverse.
+ * management, address resolution, the MAD layer, the SA client and its
+ * multicast groups) and tears them down in reverse.
  */
 #include "abi/ib_core/device.h"
+#include "addr/internal.h"
 #include "device/internal.h"
 #include "datapath/internal.h"
 #include "netdev/internal.h"
 #include "nl/internal.h"
 #include "mad/client.h"
+#include "sa/client.h"
 #include "rdma_version.h"
 
 /* Shared work queues; created at load, destroyed at unload, no lock. */
@@ -78,12 +81,28 @@ static int __init ib_core_init(void)
 	ret = roce_gids_init();
 	if (ret)
 		goto err_pool;
+	ret = resolve_init();
+	if (ret)
+		goto err_gids;
 	/* Before any ULP's client: QP0 and QP1 exist when their add() runs */
 	ret = port_client_register();
 	if (ret)
-		goto err_gids;
+		goto err_resolve;
+	/* The SA client's agents on QP1, then multicast groups over it */
+	ret = sa_port_init();
+	if (ret)
+		goto err_mad;
+	ret = sa_mcast_init();
+	if (ret)
+		goto err_sa;
 	return 0;
 
+err_sa:
+	sa_port_exit();
+err_mad:
+	port_client_unregister();
+err_resolve:
+	resolve_exit();
 err_gids:
 	roce_gids_exit();
 err_pool:
@@ -100,7 +119,10 @@ err_wqs:
 
 static void __exit ib_core_exit(void)
 {
+	sa_mcast_exit();
+	sa_port_exit();
 	port_client_unregister();
+	resolve_exit();
 	roce_gids_exit();
 	cq_pool_client_unregister();
 	nldev_exit();

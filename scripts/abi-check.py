@@ -8,11 +8,16 @@ drivers/infiniband/core/), report whether we export it and whether its CRC,
 its export type and the module that exports it are equal.  A CRC mismatch is
 named with its reason, read from the .symtypes files the build wrote: the
 types the export reaches that the exporting file saw differently.
-For each distribution ULP module, report how many of its ib_core (and
-rdma_cm) imports we satisfy.  Exit status 1 on any mismatch.
+With the target's module tree (--ulp-modules), report every RDMA module
+of it: each module outside drivers/infiniband/core/ that imports from the
+modules we replace (RDMA_PROVIDERS), how many of those imports we
+satisfy with the target's CRC, which are missing, and a total line
+"N of M modules resolve all their RDMA imports".  Exit status 1 on any
+mismatch; a missing export is only counted.
 """
 import argparse
 import glob
+import mmap
 import os
 import subprocess
 import sys
@@ -21,11 +26,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import symtypes  # noqa: E402
 
 CORE_MODULES = ('drivers/infiniband/core/',)
-ULPS = ('nvme-rdma', 'nvmet-rdma', 'ib_iser', 'ib_isert', 'rpcrdma')
-# Distribution drivers that import from the core modules we replace
-DRIVERS = ('rdma_rxe',)
-# Modules whose missing imports are listed by name
-LIST_MISSING = ('ib_core', 'ib_uverbs')
+# The modules we replace whose exports make a module an RDMA module
+RDMA_PROVIDERS = ('ib_core', 'ib_cm', 'iw_cm', 'rdma_cm', 'ib_uverbs',
+                  'ib_umad')
 
 
 def modname(path):
@@ -87,13 +90,53 @@ def module_imports(path):
     return [line.split()[1] for line in res.stdout.splitlines() if line.strip()]
 
 
-def find_modules(moddir, names):
-    found = {}
-    for name in names:
-        hits = glob.glob(os.path.join(moddir, '**', name + '.ko*'), recursive=True)
-        if hits:
-            found[name] = hits[0]
-    return found
+def versions_elf(path):
+    """The __versions names of an uncompressed ELF64 .ko, or None."""
+    with open(path, 'rb') as f:
+        try:
+            data = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+        except ValueError:      # empty file
+            return None
+    if data[:4] != b'\x7fELF' or data[4] != 2 or data[5] != 1:
+        return None
+    shoff = int.from_bytes(data[0x28:0x30], 'little')
+    shentsize = int.from_bytes(data[0x3a:0x3c], 'little')
+    shnum = int.from_bytes(data[0x3c:0x3e], 'little')
+    shstrndx = int.from_bytes(data[0x3e:0x40], 'little')
+
+    def section(i):
+        h = data[shoff + i * shentsize:shoff + (i + 1) * shentsize]
+        return (int.from_bytes(h[0:4], 'little'),
+                int.from_bytes(h[0x18:0x20], 'little'),
+                int.from_bytes(h[0x20:0x28], 'little'))
+    _, stroff, _ = section(shstrndx)
+    for i in range(shnum):
+        name, off, size = section(i)
+        end = data.find(b'\0', stroff + name)
+        if data[stroff + name:end] == b'__versions':
+            # struct modversion_info: an 8-byte CRC, then a 56-byte name
+            return [data[e + 8:e + 64].split(b'\0', 1)[0].decode()
+                    for e in range(off, off + size, 64)]
+    return []
+
+
+def imports_of(path):
+    """Versioned imports of a module, read from its ELF when it can be."""
+    if path.endswith('.ko'):
+        found = versions_elf(path)
+        if found is not None:
+            return found
+    return module_imports(path)
+
+
+def tree_modules(moddir):
+    """name -> path of every module of a module tree."""
+    out = {}
+    for path in sorted(glob.glob(os.path.join(moddir, '**', '*.ko*'),
+                                 recursive=True)):
+        name = os.path.basename(path).split('.ko')[0]
+        out.setdefault(name, path)
+    return out
 
 
 def main():
@@ -137,29 +180,40 @@ def main():
         print(f'abi:   {mod}: {len(by_mod[mod])} of {total} equal')
 
     if args.ulp_modules:
-        for kind, names in (('ulp', ULPS), ('driver', DRIVERS)):
-            report_imports(kind, names, args.ulp_modules, rdma, equal)
+        report_modules(args.ulp_modules, rdma, set(equal))
     return 1 if bad else 0
 
 
-def report_imports(kind, names, moddir, rdma, equal):
-    """For each module of names, how many of its core imports we satisfy."""
-    found = find_modules(moddir, names)
-    for name in names:
-        if name not in found:
-            print(f'abi: {kind} {name}: module not found under {moddir}')
+def report_modules(moddir, rdma, equal):
+    """Each RDMA module of a module tree: its RDMA imports we satisfy."""
+    if not os.path.isdir(moddir):
+        print(f'abi: no module tree at {moddir}')
+        return
+    ok_mods, total = [], 0
+    for name, path in tree_modules(moddir).items():
+        if '/drivers/infiniband/core/' in path:
+            continue        # the modules we replace
+        imports = [s for s in imports_of(path) if s in rdma and
+                   modname(rdma[s][1]) in RDMA_PROVIDERS]
+        if not imports:
             continue
-        imports = [s for s in module_imports(found[name]) if s in rdma]
-        parts = []
-        for mod in ('ib_core', 'rdma_cm', 'ib_cm', 'iw_cm', 'ib_uverbs'):
+        total += 1
+        parts, missing = [], []
+        for mod in RDMA_PROVIDERS:
             want = [s for s in imports if modname(rdma[s][1]) == mod]
             if want:
                 ok = [s for s in want if s in equal]
                 parts.append(f'{mod} {len(ok)} of {len(want)}')
-                missing = sorted(set(want) - set(ok))
-                if missing and mod in LIST_MISSING:
-                    parts[-1] += ' (missing: ' + ' '.join(missing) + ')'
-        print(f'abi: {kind} {name}: ' + ', '.join(parts))
+                missing += sorted(set(want) - set(ok))
+        where = os.path.relpath(os.path.dirname(path), moddir)
+        line = f'abi: module {name} ({where}): ' + ', '.join(parts)
+        if missing:
+            line += ' (missing: ' + ' '.join(missing) + ')'
+        else:
+            ok_mods.append(name)
+        print(line)
+    print(f'abi: {len(ok_mods)} of {total} modules resolve all their RDMA '
+          'imports' + (': ' + ' '.join(ok_mods) if ok_mods else ''))
 
 
 if __name__ == '__main__':

@@ -474,6 +474,37 @@ void rdma_hold_gid_attr(const struct ib_gid_attr *attr)
 }
 EXPORT_SYMBOL(rdma_hold_gid_attr);
 
+/*
+ * The entry of @gid of @gid_type (and @ndev, if not NULL) in @port's table,
+ * held, or NULL.  Any context.
+ */
+static const struct ib_gid_attr *ibdev_gid_find(struct ib_device *ib_dev,
+						u32 port,
+						const union ib_gid *gid,
+						enum ib_gid_type gid_type,
+						struct net_device *ndev)
+{
+	const struct ib_gid_attr *found = NULL;
+	struct ibdev_gid_entry *entry;
+	struct ib_gid_table *table;
+	u32 i;
+
+	read_lock(&ib_dev->cache_lock);
+	table = ibdev_gid_table(ib_dev, port);
+	for (i = 0; table && i < table->size; i++) {
+		entry = table->slot[i];
+		if (!entry || entry->attr.gid_type != gid_type ||
+		    memcmp(&entry->attr.gid, gid, sizeof(*gid)) ||
+		    (ndev && rcu_access_pointer(entry->attr.ndev) != ndev))
+			continue;
+		kref_get(&entry->kref);
+		found = &entry->attr;
+		break;
+	}
+	read_unlock(&ib_dev->cache_lock);
+	return found;
+}
+
 /**
  * rdma_find_gid_by_port - find a GID in a port's table
  * @ib_dev: the device
@@ -491,29 +522,45 @@ const struct ib_gid_attr *rdma_find_gid_by_port(struct ib_device *ib_dev,
 						u32 port,
 						struct net_device *ndev)
 {
-	const struct ib_gid_attr *found = ERR_PTR(-ENOENT);
-	struct ibdev_gid_entry *entry;
-	struct ib_gid_table *table;
-	u32 i;
+	const struct ib_gid_attr *found;
 
 	if (!rdma_is_port_valid(ib_dev, port) || !ib_dev->port_data)
 		return ERR_PTR(-EINVAL);
-	read_lock(&ib_dev->cache_lock);
-	table = ibdev_gid_table(ib_dev, port);
-	for (i = 0; table && i < table->size; i++) {
-		entry = table->slot[i];
-		if (!entry || entry->attr.gid_type != gid_type ||
-		    memcmp(&entry->attr.gid, gid, sizeof(*gid)) ||
-		    (ndev && rcu_access_pointer(entry->attr.ndev) != ndev))
-			continue;
-		kref_get(&entry->kref);
-		found = &entry->attr;
-		break;
-	}
-	read_unlock(&ib_dev->cache_lock);
-	return found;
+	found = ibdev_gid_find(ib_dev, port, gid, gid_type, ndev);
+	return found ?: ERR_PTR(-ENOENT);
 }
 EXPORT_SYMBOL(rdma_find_gid_by_port);
+
+/**
+ * rdma_find_gid - find a GID in any port's table
+ * @device: the device
+ * @gid: the GID
+ * @gid_type: its type
+ * @ndev: if not NULL, the entry's netdev must be this one
+ *
+ * Ports are searched in order; any context.
+ *
+ * Return: the first matching entry's attributes, held
+ * (rdma_put_gid_attr()), or ERR_PTR(-ENOENT).
+ */
+const struct ib_gid_attr *rdma_find_gid(struct ib_device *device,
+					const union ib_gid *gid,
+					enum ib_gid_type gid_type,
+					struct net_device *ndev)
+{
+	const struct ib_gid_attr *found = NULL;
+	u32 port;
+
+	if (!device->port_data)
+		return ERR_PTR(-ENOENT);
+	rdma_for_each_port(device, port) {
+		found = ibdev_gid_find(device, port, gid, gid_type, ndev);
+		if (found)
+			break;
+	}
+	return found ?: ERR_PTR(-ENOENT);
+}
+EXPORT_SYMBOL(rdma_find_gid);
 
 /**
  * rdma_read_gid_l2_fields - the Ethernet fields of a RoCE GID's netdev

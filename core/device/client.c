@@ -317,6 +317,48 @@ void ibdev_client_rename_all(struct ib_device *device)
 	up_read(&ibclient_rwsem);
 }
 
+/**
+ * ib_get_net_dev_by_params - the netdev a connection request is meant for
+ * @dev: the device the request arrived on
+ * @port: its port
+ * @pkey: the P_Key it arrived with
+ * @gid: a GID the netdev uses
+ * @addr: the IP address the request is for
+ *
+ * Asks each client whose add() for @dev has returned and that has
+ * get_net_dev_by_params (IPoIB), in registration order, until one knows
+ * the netdev.  Only InfiniBand ports have such netdevs.  Sleeps.
+ *
+ * Return: the netdev, held (dev_put()), or NULL.
+ */
+struct net_device *ib_get_net_dev_by_params(struct ib_device *dev, u32 port,
+					    u16 pkey, const union ib_gid *gid,
+					    const struct sockaddr *addr)
+{
+	struct net_device *ndev = NULL;
+	struct ib_client *client;
+	unsigned long id;
+
+	if (!rdma_is_port_valid(dev, port) || !dev->port_data ||
+	    !rdma_protocol_ib(dev, port))
+		return NULL;
+	down_read(&ibclient_rwsem);
+	down_read(&dev->client_data_rwsem);
+	xa_for_each(&ibclients, id, client) {
+		if (!client->get_net_dev_by_params || !ibclient_ready(dev, id))
+			continue;
+		ndev = client->get_net_dev_by_params(dev, port, pkey, gid, addr,
+						     xa_load(&dev->client_data,
+							     id));
+		if (ndev)
+			break;
+	}
+	up_read(&dev->client_data_rwsem);
+	up_read(&ibclient_rwsem);
+	return ndev;
+}
+EXPORT_SYMBOL(ib_get_net_dev_by_params);
+
 /* A client's own -ENOENT would read as "no such client": make it -EINVAL. */
 static int ibclient_nl_ret(int ret)
 {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Ports: the owner of device->port_data.  Its allocation, the immutable
- * attributes, the net device of each port, queries and changes.
+ * attributes, the net device of each port, queries and changes, and
+ * searches of the P_Key and GID tables through them.
  *
  * device->port_data is indexed by port number (rdma_start_port() to
  * rdma_end_port(); index 0 is unused unless the device is a switch).  It is
@@ -346,6 +347,45 @@ int ib_find_pkey(struct ib_device *device, u32 port_num, u16 pkey,
 	return 0;
 }
 EXPORT_SYMBOL(ib_find_pkey);
+
+/**
+ * ib_find_gid - the port and slot of a GID on a device's InfiniBand ports
+ * @device: the device
+ * @gid: the GID
+ * @port_num: the port, out
+ * @index: if not NULL, the slot in that port's GID table, out
+ *
+ * Ports and slots are searched in order, in the core's GID tables;
+ * RoCE and iWARP ports are not searched (their GIDs have types and
+ * netdevs: rdma_find_gid()).
+ *
+ * Return: 0, or -ENOENT if no InfiniBand port has @gid.
+ */
+int ib_find_gid(struct ib_device *device, union ib_gid *gid,
+		u32 *port_num, u16 *index)
+{
+	union ib_gid slot;
+	u32 port;
+	int i;
+
+	if (!device->port_data)
+		return -ENOENT;
+	rdma_for_each_port(device, port) {
+		if (!rdma_protocol_ib(device, port))
+			continue;
+		for (i = 0; i < device->port_data[port].immutable.gid_tbl_len; i++) {
+			if (rdma_query_gid(device, port, i, &slot) ||
+			    memcmp(&slot, gid, sizeof(slot)))
+				continue;
+			*port_num = port;
+			if (index)
+				*index = i;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+EXPORT_SYMBOL(ib_find_gid);
 
 /**
  * ib_modify_port - change port attributes

@@ -11,8 +11,9 @@
  * functions run while kernfs keeps the files active, which deletion waits
  * for, so they may use the device without references.
  */
-#include "abi/ib_core/device.h"
-#include <rdma/ib_sysfs.h>
+#include "abi/ib_core/sysfs.h"
+#include "core/gid.h"
+#include "core/sysfs.h"
 #include "device/internal.h"
 #include "counters/internal.h"
 
@@ -353,9 +354,7 @@ static ssize_t ibdev_gid_type_show(struct ib_device *device, u32 port,
 
 	if (IS_ERR(attr))
 		return PTR_ERR(attr);
-	ret = sysfs_emit(buf, "%s\n",
-			 attr->gid_type == IB_GID_TYPE_ROCE_UDP_ENCAP ?
-			 "RoCE v2" : "IB/RoCE v1");
+	ret = sysfs_emit(buf, "%s\n", ib_cache_gid_type_str(attr->gid_type));
 	rdma_put_gid_attr(attr);
 	return ret;
 }
@@ -584,3 +583,69 @@ void ibdev_sysfs_del(struct ib_device *device)
 	device_del(&device->dev);
 	counters_free(device);
 }
+
+/**
+ * ib_port_sysfs_get_ibdev_kobj - the device and port of a port's kobject
+ * @kobj: the kobject of /sys/class/infiniband/<device>/ports/<n>, as the
+ *	show and store functions of a driver's port groups get it
+ * @port_num: the port's number, out
+ *
+ * Return: the device.
+ */
+struct ib_device *ib_port_sysfs_get_ibdev_kobj(struct kobject *kobj,
+					       u32 *port_num)
+{
+	struct ib_port *p = container_of(kobj, struct ib_port, kobj);
+
+	*port_num = p->port_num;
+	return p->ibdev;
+}
+EXPORT_SYMBOL(ib_port_sysfs_get_ibdev_kobj);
+
+/* The port directory of a registered device's port, or NULL. */
+static struct ib_port *ibdev_sysfs_port(struct ib_device *ibdev, u32 port_num)
+{
+	if (!rdma_is_port_valid(ibdev, port_num) || !ibdev->port_data)
+		return NULL;
+	return ibdev->port_data[port_num].sysfs;
+}
+
+/**
+ * ib_port_register_client_groups - add a client's files to a port's directory
+ * @ibdev: a registered device (the client's add() is running or returned)
+ * @port_num: the port
+ * @groups: NULL-terminated attribute groups (ib_cm's counters)
+ *
+ * For the files in-tree clients keep under ports/<n>/; a client removes
+ * them with ib_port_unregister_client_groups() before its remove()
+ * returns.
+ *
+ * Return: 0; -EINVAL for a port the device does not have or has no
+ * directory for; sysfs_create_groups()'s error.
+ */
+int ib_port_register_client_groups(struct ib_device *ibdev, u32 port_num,
+				   const struct attribute_group **groups)
+{
+	struct ib_port *p = ibdev_sysfs_port(ibdev, port_num);
+
+	if (!p)
+		return -EINVAL;
+	return sysfs_create_groups(&p->kobj, groups);
+}
+EXPORT_SYMBOL(ib_port_register_client_groups);
+
+/**
+ * ib_port_unregister_client_groups - remove a client's files from a port
+ * @ibdev: the device
+ * @port_num: the port
+ * @groups: what ib_port_register_client_groups() added
+ */
+void ib_port_unregister_client_groups(struct ib_device *ibdev, u32 port_num,
+				      const struct attribute_group **groups)
+{
+	struct ib_port *p = ibdev_sysfs_port(ibdev, port_num);
+
+	if (p)
+		sysfs_remove_groups(&p->kobj, groups);
+}
+EXPORT_SYMBOL(ib_port_unregister_client_groups);

@@ -25,6 +25,7 @@
  * registration reference on its device.
  */
 #include "abi/ib_core/roce_gid_mgmt.h"
+#include "core/gid.h"
 #include <linux/etherdevice.h>
 #include <linux/if_vlan.h>
 #include <linux/inetdevice.h>
@@ -268,14 +269,41 @@ static bool roce_gids_managed(struct ib_device *device, u32 port)
 	return rdma_protocol_roce(device, port) && !device->ops.query_gid;
 }
 
+/**
+ * roce_gid_type_mask_support - the GID types a port's GIDs can have
+ * @ib_dev: the device
+ * @port: the port
+ *
+ * Return: a mask of BIT(enum ib_gid_type): a RoCE port's RoCE versions
+ * (IB_GID_TYPE_ROCE for v1, IB_GID_TYPE_ROCE_UDP_ENCAP for v2), or
+ * BIT(IB_GID_TYPE_IB) for any other port (and a port the device does not
+ * have).
+ */
+unsigned long roce_gid_type_mask_support(struct ib_device *ib_dev, u32 port)
+{
+	unsigned long mask = 0;
+
+	if (!rdma_is_port_valid(ib_dev, port) || !ib_dev->port_data ||
+	    !rdma_protocol_roce(ib_dev, port))
+		return BIT(IB_GID_TYPE_IB);
+	if (rdma_protocol_roce_eth_encap(ib_dev, port))
+		mask |= BIT(IB_GID_TYPE_ROCE);
+	if (rdma_protocol_roce_udp_encap(ib_dev, port))
+		mask |= BIT(IB_GID_TYPE_ROCE_UDP_ENCAP);
+	return mask;
+}
+EXPORT_SYMBOL(roce_gid_type_mask_support);
+
 static int roce_gid_set_init(struct roce_gid_set *set,
 			     struct ib_device *device, u32 port)
 {
+	unsigned long mask = roce_gid_type_mask_support(device, port);
+	unsigned int type;
+
 	memset(set, 0, sizeof(*set));
-	if (rdma_protocol_roce_eth_encap(device, port))
-		set->types[set->ntypes++] = IB_GID_TYPE_ROCE;
-	if (rdma_protocol_roce_udp_encap(device, port))
-		set->types[set->ntypes++] = IB_GID_TYPE_ROCE_UDP_ENCAP;
+	for_each_set_bit(type, &mask, BITS_PER_LONG)
+		if (type != IB_GID_TYPE_IB)
+			set->types[set->ntypes++] = type;
 	set->max = device->port_data[port].immutable.gid_tbl_len;
 	if (!set->max)
 		return 0;

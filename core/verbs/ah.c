@@ -311,49 +311,26 @@ void rdma_move_ah_attr(struct rdma_ah_attr *dest, struct rdma_ah_attr *src)
 }
 EXPORT_SYMBOL(rdma_move_ah_attr);
 
-/*
- * The GIDs of a received packet's network header.  For RoCEv2 over IPv4
- * the header buffer holds the IPv4 header in its last 20 bytes; its
- * addresses become IPv4-mapped GIDs.
+/**
+ * rdma_move_grh_sgid_attr - set a vector's GRH, giving it a GID reference
+ * @attr: the vector; it gets IB_AH_GRH
+ * @dgid: the destination GID
+ * @flow_label: the flow label
+ * @hop_limit: the hop limit
+ * @traffic_class: the traffic class
+ * @sgid_attr: the source GID's attributes, whose slot becomes the GRH's
+ *	source GID index; the caller's reference on them passes to @attr
+ *	(rdma_destroy_ah_attr() releases it)
  */
-static int wc_hdr_gids(const struct ib_grh *grh, enum rdma_network_type type,
-		       union ib_gid *sgid, union ib_gid *dgid)
+void rdma_move_grh_sgid_attr(struct rdma_ah_attr *attr, union ib_gid *dgid,
+			     u32 flow_label, u8 hop_limit, u8 traffic_class,
+			     const struct ib_gid_attr *sgid_attr)
 {
-	const union rdma_network_hdr *hdr = (const void *)grh;
-
-	switch (type) {
-	case RDMA_NETWORK_IPV4:
-		ipv6_addr_set_v4mapped(hdr->roce4grh.saddr,
-				       (struct in6_addr *)sgid);
-		ipv6_addr_set_v4mapped(hdr->roce4grh.daddr,
-				       (struct in6_addr *)dgid);
-		return 0;
-	case RDMA_NETWORK_IPV6:
-	case RDMA_NETWORK_ROCE_V1:
-	case RDMA_NETWORK_IB:
-		*sgid = grh->sgid;
-		*dgid = grh->dgid;
-		return 0;
-	}
-	return -EINVAL;
+	rdma_ah_set_grh(attr, dgid, flow_label, sgid_attr->index, hop_limit,
+			traffic_class);
+	attr->grh.sgid_attr = sgid_attr;
 }
-
-static enum rdma_network_type wc_net_type(struct ib_device *dev, u32 port,
-					  const struct ib_wc *wc,
-					  const struct ib_grh *grh)
-{
-	const union rdma_network_hdr *hdr = (const void *)grh;
-
-	if (wc->wc_flags & IB_WC_WITH_NETWORK_HDR_TYPE)
-		return wc->network_hdr_type;
-	if (!rdma_protocol_roce(dev, port))
-		return RDMA_NETWORK_IB;
-	if (!rdma_protocol_roce_udp_encap(dev, port))
-		return RDMA_NETWORK_ROCE_V1;
-	if (hdr->roce4grh.version == 4)
-		return RDMA_NETWORK_IPV4;
-	return RDMA_NETWORK_IPV6;
-}
+EXPORT_SYMBOL(rdma_move_grh_sgid_attr);
 
 /*
  * The port's GID entry a RoCE packet was sent to: @dgid of @type on the
@@ -430,8 +407,8 @@ int ib_init_ah_attr_from_wc(struct ib_device *device, u32 port_num,
 		return -EPROTOTYPE;
 	}
 
-	net = wc_net_type(device, port_num, wc, grh);
-	ret = wc_hdr_gids(grh, net, &sgid, &dgid);
+	net = net_hdr_type(device, port_num, wc, grh);
+	ret = ib_get_gids_from_rdma_hdr((const void *)grh, net, &sgid, &dgid);
 	if (ret)
 		return ret;
 

@@ -2,7 +2,8 @@
 /*
  * What the files of core/verbs/ share: the source GID attribute of an
  * address vector, owned by ah.c and used by qp.c for QP paths; the
- * allocation of QPs and the XRC target QPs of qp_user.c.
+ * allocation of QPs and the XRC target QPs of qp_user.c; the type of a
+ * received network header (net_hdr.c) for ah.c.
  *
  * Declarations only (see core/device/internal.h for why); non-static
  * functions are named after the file that owns them.
@@ -44,5 +45,10 @@ struct ib_qp *qp_alloc(struct ib_device *dev, struct ib_pd *pd,
  */
 struct ib_qp *qp_xrc_adopt(struct ib_qp *real, struct ib_qp_init_attr *attr);
 int qp_xrc_destroy_handle(struct ib_qp *handle);
+
+/* net_hdr.c: what a received message's network header is */
+enum rdma_network_type net_hdr_type(struct ib_device *dev, u32 port,
+				    const struct ib_wc *wc,
+				    const struct ib_grh *grh);
 
 #endif

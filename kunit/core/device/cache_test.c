@@ -3,7 +3,7 @@
  * KUnit suite rdma_core_gid: core/device/cache.c, the GID tables: made by
  * the core (InfiniBand from the node GUID, RoCE from the port's netdev) or
  * read from the driver, GID attributes and their references, lookups,
- * the driver's context of an entry.
+ * the driver's context of an entry, rdma_find_gid() over every port.
  */
 #include <kunit/test.h>
 #include <linux/etherdevice.h>
@@ -193,6 +193,56 @@ static void gid_find_by_port(struct kunit *test)
 	tk_netdev_free(other);
 }
 
+/*
+ * rdma_find_gid() searches every port, by value and type (and netdev when
+ * given); the entry it finds is held.
+ */
+static void gid_find_any_port(struct kunit *test)
+{
+	struct net_device *ndev = tk_netdev(test);
+	struct net_device *other = tk_netdev(test);
+	struct tdev_params p = { .name = "ktgfa%d", .ndev = ndev, .ports = 2,
+				 .link_layer = IB_LINK_LAYER_ETHERNET };
+	struct tdev_params ib = { .name = "ktgfi%d", .ports = 3 };
+	struct tdev *td = tk_dev(test, &p), *ti = tk_dev(test, &ib);
+	const struct ib_gid_attr *attr;
+	union ib_gid gid;
+
+	KUNIT_ASSERT_EQ(test, rdma_query_gid(&td->ibdev, 1, 1, &gid), 0);
+	attr = rdma_find_gid(&td->ibdev, &gid, IB_GID_TYPE_ROCE_UDP_ENCAP,
+			     NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(attr));
+	KUNIT_EXPECT_EQ(test, attr->port_num, 1U);
+	KUNIT_EXPECT_EQ(test, attr->index, 1);
+	KUNIT_EXPECT_PTR_EQ(test, attr->device, &td->ibdev);
+	rdma_put_gid_attr(attr);
+	attr = rdma_find_gid(&td->ibdev, &gid, IB_GID_TYPE_ROCE, ndev);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(attr));
+	KUNIT_EXPECT_EQ(test, attr->index, 0);
+	rdma_put_gid_attr(attr);
+	/* InfiniBand ports share the default GID: the first port's is found */
+	KUNIT_ASSERT_EQ(test, rdma_query_gid(&ti->ibdev, 3, 0, &gid), 0);
+	attr = rdma_find_gid(&ti->ibdev, &gid, IB_GID_TYPE_IB, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(attr));
+	KUNIT_EXPECT_EQ(test, attr->port_num, 1U);
+	rdma_put_gid_attr(attr);
+	/* Bad input: another netdev, another type, another value */
+	KUNIT_ASSERT_EQ(test, rdma_query_gid(&td->ibdev, 2, 0, &gid), 0);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(rdma_find_gid(&td->ibdev, &gid,
+				IB_GID_TYPE_ROCE, other)), -ENOENT);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(rdma_find_gid(&td->ibdev, &gid,
+				IB_GID_TYPE_IB, NULL)), -ENOENT);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(rdma_find_gid(&ti->ibdev, &zgid,
+				IB_GID_TYPE_IB, NULL)), -ENOENT);
+	gid.raw[15] ^= 1;
+	KUNIT_EXPECT_EQ(test, PTR_ERR(rdma_find_gid(&td->ibdev, &gid,
+				IB_GID_TYPE_ROCE, NULL)), -ENOENT);
+	tdev_destroy(ti);
+	tdev_destroy(td);
+	tk_netdev_free(ndev);
+	tk_netdev_free(other);
+}
+
 static void gid_l2_fields(struct kunit *test)
 {
 	struct net_device *ndev = tk_netdev(test);
@@ -313,6 +363,7 @@ static struct kunit_case gid_cases[] = {
 	KUNIT_CASE(gid_attr_errors),
 	KUNIT_CASE(gid_attr_outlives_device),
 	KUNIT_CASE(gid_find_by_port),
+	KUNIT_CASE(gid_find_any_port),
 	KUNIT_CASE(gid_l2_fields),
 	KUNIT_CASE(gid_follows_set_netdev),
 	KUNIT_CASE(gid_driver_query_fails),

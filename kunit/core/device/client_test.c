@@ -612,6 +612,89 @@ static void client_and_device_churn(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&c->bad_data), 0);
 }
 
+/* The netdev the second client of client_net_dev_by_params knows */
+static struct net_device *tk_known_ndev;
+static atomic_t tk_ndev_asks;
+
+static struct net_device *tk_ndev_unknown(struct ib_device *dev, u32 port,
+					  u16 pkey, const union ib_gid *gid,
+					  const struct sockaddr *addr,
+					  void *data)
+{
+	atomic_inc(&tk_ndev_asks);
+	return NULL;
+}
+
+static struct net_device *tk_ndev_known(struct ib_device *dev, u32 port,
+					u16 pkey, const union ib_gid *gid,
+					const struct sockaddr *addr, void *data)
+{
+	atomic_inc(&tk_ndev_asks);
+	if (data != dev || port != 1 || pkey != 0x8001 ||
+	    addr->sa_family != AF_INET || gid->raw[15] != 0x42)
+		return NULL;
+	dev_hold(tk_known_ndev);
+	return tk_known_ndev;
+}
+
+/*
+ * ib_get_net_dev_by_params() asks the clients that have the callback, with
+ * their data, until one answers; only for InfiniBand ports.
+ */
+static void client_net_dev_by_params(struct kunit *test)
+{
+	struct tk_client *a = tk_client_init(0, NULL);
+	struct tk_client *b = tk_client_init(1, NULL);
+	struct tdev_params ib = { .name = "ktcnd%d" };
+	struct tdev_params eth = { .name = "ktcnde%d", .roce = true };
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	union ib_gid gid = { .raw[15] = 0x42 };
+	struct net_device *ndev;
+	struct tdev *td, *te;
+
+	tk_known_ndev = tk_netdev(test);
+	atomic_set(&tk_ndev_asks, 0);
+	a->client.get_net_dev_by_params = tk_ndev_unknown;
+	b->client.get_net_dev_by_params = tk_ndev_known;
+	b->set_data = true;
+	KUNIT_ASSERT_EQ(test, ib_register_client(&a->client), 0);
+	KUNIT_ASSERT_EQ(test, ib_register_client(&b->client), 0);
+	td = tk_dev(test, &ib);
+	te = tk_dev(test, &eth);
+
+	ndev = ib_get_net_dev_by_params(&td->ibdev, 1, 0x8001, &gid,
+					(struct sockaddr *)&sin);
+	KUNIT_EXPECT_PTR_EQ(test, ndev, tk_known_ndev);
+	KUNIT_EXPECT_EQ(test, atomic_read(&tk_ndev_asks), 2);
+	dev_put(ndev);
+	/* Nobody knows: NULL after asking both */
+	KUNIT_EXPECT_NULL(test, ib_get_net_dev_by_params(&td->ibdev, 1, 0xffff,
+							 &gid,
+							 (struct sockaddr *)&sin));
+	KUNIT_EXPECT_EQ(test, atomic_read(&tk_ndev_asks), 4);
+	/* Bad input: ports the device lacks, a RoCE port: nobody is asked */
+	KUNIT_EXPECT_NULL(test, ib_get_net_dev_by_params(&td->ibdev, 0, 0x8001,
+							 &gid,
+							 (struct sockaddr *)&sin));
+	KUNIT_EXPECT_NULL(test, ib_get_net_dev_by_params(&td->ibdev, 2, 0x8001,
+							 &gid,
+							 (struct sockaddr *)&sin));
+	KUNIT_EXPECT_NULL(test, ib_get_net_dev_by_params(&te->ibdev, 1, 0x8001,
+							 &gid,
+							 (struct sockaddr *)&sin));
+	KUNIT_EXPECT_EQ(test, atomic_read(&tk_ndev_asks), 4);
+	/* The client that knew is gone */
+	ib_unregister_client(&b->client);
+	KUNIT_EXPECT_NULL(test, ib_get_net_dev_by_params(&td->ibdev, 1, 0x8001,
+							 &gid,
+							 (struct sockaddr *)&sin));
+	KUNIT_EXPECT_EQ(test, atomic_read(&tk_ndev_asks), 5);
+	ib_unregister_client(&a->client);
+	tdev_destroy(te);
+	tdev_destroy(td);
+	tk_netdev_free(tk_known_ndev);
+}
+
 static struct kunit_case client_cases[] = {
 	KUNIT_CASE(client_before_devices),
 	KUNIT_CASE(client_after_devices),
@@ -624,6 +707,7 @@ static struct kunit_case client_cases[] = {
 	KUNIT_CASE(unregister_client_during_add),
 	KUNIT_CASE(unregister_client_before_claim),
 	KUNIT_CASE(client_and_device_churn),
+	KUNIT_CASE(client_net_dev_by_params),
 	{}
 };
 

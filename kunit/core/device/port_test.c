@@ -10,6 +10,7 @@
  */
 #include <kunit/test.h>
 #include <linux/irq_work.h>
+#include <rdma/ib_cache.h>
 #include <rdma/ib_mad.h>
 #include "tk.h"
 
@@ -286,6 +287,41 @@ static void get_by_netdev_misses(struct kunit *test)
 	tk_netdev_free(other);
 }
 
+/*
+ * ib_find_gid() finds a GID on the InfiniBand ports only, and says where;
+ * the index is optional.
+ */
+static void find_gid_cases(struct kunit *test)
+{
+	struct tdev_params ib = { .name = "ktfg%d", .ports = 2,
+				  .driver_gids = true };
+	struct tdev_params eth = { .name = "ktfge%d", .roce = true };
+	struct tdev *td = tk_new_dev(test, &ib), *te = tk_dev(test, &eth);
+	union ib_gid gid = { .global = {
+		.subnet_prefix = cpu_to_be64(0xfe80000000000000ULL),
+		.interface_id = cpu_to_be64(0x1234) } };
+	u32 port = 0;
+	u16 index = 0;
+
+	KUNIT_ASSERT_EQ(test, tdev_set_gid(td, 2, 3, &gid), 0);
+	KUNIT_ASSERT_EQ(test, tdev_register(td), 0);
+	KUNIT_EXPECT_EQ(test, ib_find_gid(&td->ibdev, &gid, &port, &index), 0);
+	KUNIT_EXPECT_EQ(test, port, 2U);
+	KUNIT_EXPECT_EQ(test, index, 3);
+	port = 0;
+	KUNIT_EXPECT_EQ(test, ib_find_gid(&td->ibdev, &gid, &port, NULL), 0);
+	KUNIT_EXPECT_EQ(test, port, 2U);
+	/* Bad input: a GID nobody has; a RoCE port's GID is not searched */
+	gid.raw[15] ^= 1;
+	KUNIT_EXPECT_EQ(test, ib_find_gid(&td->ibdev, &gid, &port, &index),
+			-ENOENT);
+	KUNIT_ASSERT_EQ(test, rdma_query_gid(&te->ibdev, 1, 0, &gid), 0);
+	KUNIT_EXPECT_EQ(test, ib_find_gid(&te->ibdev, &gid, &port, &index),
+			-ENOENT);
+	tdev_destroy(te);
+	tdev_destroy(td);
+}
+
 static struct kunit_case port_cases[] = {
 	KUNIT_CASE(query_port_valid),
 	KUNIT_CASE(query_port_invalid),
@@ -297,6 +333,7 @@ static struct kunit_case port_cases[] = {
 	KUNIT_CASE(get_by_netdev_atomic),
 	KUNIT_CASE(get_by_netdev_during_removal),
 	KUNIT_CASE(get_by_netdev_misses),
+	KUNIT_CASE(find_gid_cases),
 	{}
 };
 

@@ -2,11 +2,13 @@
 /*
  * KUnit suite rdma_core_sysfs: core/device/sysfs.c, the device's and its
  * ports' attributes under /sys/class/infiniband/<dev>/, read and written
- * through the files themselves.
+ * through the files themselves; the files clients add to a port.
  */
 #include <kunit/test.h>
 #include <rdma/ib_cache.h>
 #include <rdma/ib_mad.h>
+#include <rdma/ib_sysfs.h>
+#include "core/sysfs.h"
 #include "tk.h"
 
 /* The path of /sys/class/infiniband/<dev>/<rel> */
@@ -180,6 +182,79 @@ static void sysfs_gone_after_unregister(struct kunit *test)
 	tdev_destroy(td);
 }
 
+/* A client's port file, as ib_cm has them */
+static ssize_t kt_client_show(struct ib_device *ibdev, u32 port,
+			      struct ib_port_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "port %u\n", port);
+}
+static struct ib_port_attribute kt_client_attr = __ATTR_RO(kt_client);
+
+/* A binary file that finds its port from the kobject, as hfi1's do */
+static ssize_t kt_bin_read(struct file *f, struct kobject *kobj,
+			   struct bin_attribute *attr, char *buf, loff_t off,
+			   size_t count)
+{
+	struct ib_device *ibdev;
+	u32 port = 0;
+	int len;
+
+	if (off)
+		return 0;
+	ibdev = ib_port_sysfs_get_ibdev_kobj(kobj, &port);
+	len = scnprintf(buf, count, "%s %u\n", dev_name(&ibdev->dev), port);
+	return len;
+}
+static BIN_ATTR_RO(kt_bin, 64);
+
+static struct attribute *kt_client_attrs[] = { &kt_client_attr.attr, NULL };
+static struct bin_attribute *kt_client_bin_attrs[] = { &bin_attr_kt_bin, NULL };
+static const struct attribute_group kt_client_group = {
+	.attrs = kt_client_attrs,
+	.bin_attrs = kt_client_bin_attrs,
+};
+static const struct attribute_group *kt_client_groups[] = {
+	&kt_client_group, NULL
+};
+
+/*
+ * A client's files in a port's directory: added to that port only, read
+ * through the port's own attribute operations, found back from their
+ * kobject, removed again.
+ */
+static void sysfs_client_groups(struct kunit *test)
+{
+	struct tdev_params p = { .name = "ktscg%d", .ports = 2 };
+	struct tdev *td = tk_dev(test, &p);
+	char want[64], buf[64];
+
+	KUNIT_ASSERT_EQ(test, ib_port_register_client_groups(&td->ibdev, 2,
+							      kt_client_groups),
+			0);
+	KT_EXPECT_SYSFS(test, &td->ibdev, "ports/2/kt_client", "port 2\n");
+	snprintf(want, sizeof(want), "%s 2\n", dev_name(&td->ibdev.dev));
+	KT_EXPECT_SYSFS(test, &td->ibdev, "ports/2/kt_bin", want);
+	tk_expect_sysfs_err(test, &td->ibdev, "ports/1/kt_client", -ENOENT);
+	/* Bad input: ports the device lacks */
+	KUNIT_EXPECT_EQ(test, ib_port_register_client_groups(&td->ibdev, 0,
+							      kt_client_groups),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, ib_port_register_client_groups(&td->ibdev, 3,
+							      kt_client_groups),
+			-EINVAL);
+	ib_port_unregister_client_groups(&td->ibdev, 3, kt_client_groups);
+	ib_port_unregister_client_groups(&td->ibdev, 2, kt_client_groups);
+	KUNIT_EXPECT_NE(test, tk_sysfs_read(&td->ibdev, "ports/2/kt_client",
+					    buf, sizeof(buf)), 0);
+	/* Added again after removal */
+	KUNIT_EXPECT_EQ(test, ib_port_register_client_groups(&td->ibdev, 1,
+							      kt_client_groups),
+			0);
+	KT_EXPECT_SYSFS(test, &td->ibdev, "ports/1/kt_client", "port 1\n");
+	ib_port_unregister_client_groups(&td->ibdev, 1, kt_client_groups);
+	tdev_destroy(td);
+}
+
 static struct kunit_case sysfs_cases[] = {
 	KUNIT_CASE(sysfs_device_attrs),
 	KUNIT_CASE(sysfs_node_desc_write),
@@ -188,6 +263,7 @@ static struct kunit_case sysfs_cases[] = {
 	KUNIT_CASE(sysfs_tables_ib),
 	KUNIT_CASE(sysfs_tables_roce),
 	KUNIT_CASE(sysfs_gone_after_unregister),
+	KUNIT_CASE(sysfs_client_groups),
 	{}
 };
 

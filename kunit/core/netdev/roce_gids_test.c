@@ -12,6 +12,7 @@
 #include <net/addrconf.h>
 #include <net/if_inet6.h>
 #include <rdma/ib_cache.h>
+#include "core/gid.h"
 #include "tk.h"
 
 /* Brings @ndev up or down, as "ip link set" would. */
@@ -193,10 +194,32 @@ static void roce_gids_table_full(struct kunit *test)
 	tk_netdev_free(ndev);
 }
 
+/* The GID types of a port: its RoCE versions, or InfiniBand's */
+static void roce_gids_type_mask(struct kunit *test)
+{
+	struct tdev_params eth = { .name = "ktrgm%d", .roce = true };
+	struct tdev *te = tk_dev(test, &eth);
+	struct tdev *ti = tk_dev_named(test, "ktrgmi%d");
+
+	KUNIT_EXPECT_EQ(test, roce_gid_type_mask_support(&te->ibdev, 1),
+			BIT(IB_GID_TYPE_ROCE) |
+			BIT(IB_GID_TYPE_ROCE_UDP_ENCAP));
+	KUNIT_EXPECT_EQ(test, roce_gid_type_mask_support(&ti->ibdev, 1),
+			BIT(IB_GID_TYPE_IB));
+	/* Bad input: ports the devices lack */
+	KUNIT_EXPECT_EQ(test, roce_gid_type_mask_support(&te->ibdev, 0),
+			BIT(IB_GID_TYPE_IB));
+	KUNIT_EXPECT_EQ(test, roce_gid_type_mask_support(&te->ibdev, 2),
+			BIT(IB_GID_TYPE_IB));
+	tdev_destroy(ti);
+	tdev_destroy(te);
+}
+
 static struct kunit_case roce_gids_cases[] = {
 	KUNIT_CASE(roce_gids_follow_address),
 	KUNIT_CASE(roce_gids_rescan_device),
 	KUNIT_CASE(roce_gids_table_full),
+	KUNIT_CASE(roce_gids_type_mask),
 	{}
 };
 

@@ -282,6 +282,43 @@ static void ah_create_user_roce_dmac(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&v->pd->usecnt), 0);
 }
 
+/*
+ * rdma_move_grh_sgid_attr() sets the GRH from a held GID entry (its slot
+ * is the source GID index) and hands the reference to the vector: with
+ * the device gone, the vector's is the entry's last one, which
+ * rdma_destroy_ah_attr() releases (kmemleak and KASAN would see a
+ * reference taken or dropped twice).
+ */
+static void ah_move_grh_sgid_attr(struct kunit *test)
+{
+	struct tdev_params p = { .name = "ktmg%d", .gid_tbl_len = 4,
+				 .driver_gids = true };
+	struct tdev *td = tk_new_dev(test, &p);
+	union ib_gid gid = { .raw = { 0xfe, 0x80, [15] = 9 } };
+	union ib_gid dgid = { .raw = { 0xfe, 0x80, [15] = 7 } };
+	const struct ib_gid_attr *g;
+	struct rdma_ah_attr a = { .type = RDMA_AH_ATTR_TYPE_IB };
+	const struct ib_global_route *grh;
+
+	KUNIT_ASSERT_EQ(test, tdev_set_gid(td, 1, 2, &gid), 0);
+	KUNIT_ASSERT_EQ(test, tdev_register(td), 0);
+	g = rdma_get_gid_attr(&td->ibdev, 1, 2);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(g));
+	rdma_move_grh_sgid_attr(&a, &dgid, 0x12345, 7, 3, g);
+	grh = rdma_ah_read_grh(&a);
+	KUNIT_EXPECT_TRUE(test, rdma_ah_get_ah_flags(&a) & IB_AH_GRH);
+	KUNIT_EXPECT_EQ(test, memcmp(&grh->dgid, &dgid, sizeof(dgid)), 0);
+	KUNIT_EXPECT_EQ(test, grh->flow_label, 0x12345U);
+	KUNIT_EXPECT_EQ(test, grh->hop_limit, 7);
+	KUNIT_EXPECT_EQ(test, grh->traffic_class, 3);
+	KUNIT_EXPECT_EQ(test, grh->sgid_index, 2);
+	KUNIT_EXPECT_PTR_EQ(test, grh->sgid_attr, g);
+	tdev_destroy(td);
+	KUNIT_EXPECT_EQ(test, memcmp(&g->gid, &gid, sizeof(gid)), 0);
+	rdma_destroy_ah_attr(&a);
+	KUNIT_EXPECT_NULL(test, a.grh.sgid_attr);
+}
+
 static void ah_attr_from_wc_ib(struct kunit *test)
 {
 	struct vk *v = test->priv;
@@ -342,6 +379,7 @@ static struct kunit_case ah_cases[] = {
 	KUNIT_CASE(ah_replace_same_gid_last_reference),
 	KUNIT_CASE(ah_modify),
 	KUNIT_CASE(ah_create_user_roce_dmac),
+	KUNIT_CASE(ah_move_grh_sgid_attr),
 	KUNIT_CASE(ah_attr_from_wc_ib),
 	KUNIT_CASE(ah_attr_from_wc_grh),
 	{}
