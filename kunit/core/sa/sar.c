@@ -6,8 +6,8 @@
  * work item after sa->delay_ms.  An answer's address handle is destroyed
  * by its send handler.
  *
- * Locking: sa->lock (a spinlock) protects the groups, the GUID block and
- * the last request's fields; the knobs are set by the case while no
+ * Locking: sa->lock (a spinlock) protects the groups, the GUID block, the
+ * last request's fields and sa->stopping; the knobs are set by the case while no
  * request is in flight, or read once per request.
  */
 #include <linux/slab.h>
@@ -27,6 +27,7 @@
 
 struct sar_answer {
 	struct delayed_work work;
+	struct sar *sa;
 	struct ib_mad_send_buf *buf;
 };
 
@@ -42,9 +43,12 @@ static void sar_post_late(struct work_struct *work)
 {
 	struct sar_answer *a = container_of(to_delayed_work(work),
 					    struct sar_answer, work);
+	struct sar *sa = a->sa;
 
 	sar_post(a->buf);
 	kfree(a);
+	if (atomic_dec_and_test(&sa->late))
+		wake_up(&sa->late_wq);
 }
 
 /* The slot of group @mgid (or a free one with @add), or -1 */
@@ -190,15 +194,24 @@ static void sar_answer(struct sar *sa, struct ib_mad_agent *agent,
 		sar_post(buf);
 		return;
 	}
+	/* Queued unless sar_stop() began: it waits for those queued */
 	late = kzalloc(sizeof(*late), GFP_KERNEL);
-	if (!late) {
+	spin_lock(&sa->lock);
+	if (late && !sa->stopping) {
+		late->sa = sa;
+		late->buf = buf;
+		INIT_DELAYED_WORK(&late->work, sar_post_late);
+		atomic_inc(&sa->late);
+		queue_delayed_work(sa->wq, &late->work,
+				   msecs_to_jiffies(sa->delay_ms));
+		buf = NULL;
+	}
+	spin_unlock(&sa->lock);
+	if (buf) {
+		kfree(late);
 		rdma_destroy_ah(ah, RDMA_DESTROY_AH_SLEEPABLE);
 		ib_free_send_mad(buf);
-		return;
 	}
-	late->buf = buf;
-	INIT_DELAYED_WORK(&late->work, sar_post_late);
-	queue_delayed_work(sa->wq, &late->work, msecs_to_jiffies(sa->delay_ms));
 }
 
 static void sar_recv(struct ib_mad_agent *agent,
@@ -234,6 +247,7 @@ int sar_start(struct sar *sa, struct tdev *td)
 	};
 
 	spin_lock_init(&sa->lock);
+	init_waitqueue_head(&sa->late_wq);
 	sa->td = td;
 	sa->wq = alloc_workqueue("ktsar", 0, 0);
 	if (!sa->wq)
@@ -256,6 +270,11 @@ int sar_start(struct sar *sa, struct tdev *td)
  */
 void sar_stop(struct sar *sa)
 {
+	spin_lock(&sa->lock);
+	sa->stopping = true;
+	spin_unlock(&sa->lock);
+	/* A delayed work's timer is not drained by destroy_workqueue() */
+	wait_event(sa->late_wq, !atomic_read(&sa->late));
 	destroy_workqueue(sa->wq);
 	ib_unregister_mad_agent(sa->agent);
 }

@@ -46,8 +46,11 @@ enum sar_fault {
  * @last_mc: the last MCMemberRecord received
  * @mgid: the groups it knows (zero: free slot), @mlid their MLIDs
  * @guids: the GUIDInfo block it keeps
- * @lock: protects the fields above that answers change
+ * @lock: protects the fields above that answers change, and @stopping
  * @wq: where late answers wait
+ * @late: late answers queued on @wq and not sent yet
+ * @late_wq: where sar_stop() waits for @late to fall to zero
+ * @stopping: set by sar_stop(): answers are no longer delayed but dropped
  */
 struct sar {
 	struct tdev *td;
@@ -72,6 +75,9 @@ struct sar {
 	u16 mlid[SAR_GROUPS];
 	u8 guids[64];
 	spinlock_t lock;
+	atomic_t late;
+	wait_queue_head_t late_wq;
+	bool stopping;
 };
 
 /**
