@@ -216,7 +216,8 @@ void sa_query_abandon(struct ib_sa_query *query)
  *
  * The MAD goes out up to SA_QUERY_TRIES times, each allowed a share of
  * @timeout_ms, or the SA's response time from its ClassPortInfo if that
- * is longer (but never more than @timeout_ms), and at least 1 ms.
+ * is longer (but never more than @timeout_ms), and at least 1 ms; only as
+ * many tries as fit in @timeout_ms.
  *
  * Return: the id (>= 0); or an errno, and the query is gone without
  * @done or @release.
@@ -230,10 +231,12 @@ int sa_query_send(struct ib_sa_query *query, unsigned long timeout_ms,
 	u32 id;
 	int ret;
 
-	buf->retries = SA_QUERY_TRIES - 1;
 	buf->timeout_ms = clamp(max(timeout_ms / SA_QUERY_TRIES,
 				    sa_port_resp_ms(query->port)),
 				1UL, max(timeout_ms, 1UL));
+	/* As many tries as fit in @timeout_ms, at least one */
+	buf->retries = clamp(timeout_ms / buf->timeout_ms, 1UL,
+			     (unsigned long)SA_QUERY_TRIES) - 1;
 	query->done = done;
 	xa_lock_irqsave(&sa_queries, flags);
 	ret = __xa_alloc_cyclic(&sa_queries, &id, query, xa_limit_31b,
