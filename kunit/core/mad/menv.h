@@ -62,5 +62,6 @@ struct ib_mad_send_buf *menv_mad(struct kunit *test, struct menv_agent *a,
 bool menv_wait(atomic_t *v, int want, struct menv_agent *a);
 u64 menv_counter(struct ib_device *dev, u32 port, const char *name);
 struct tdev *menv_dev(struct kunit *test, bool roce);
+void menv_roce_pair(struct kunit *test, struct tdev **a, struct tdev **b);
 
 #endif

@@ -178,8 +178,12 @@ struct rt_pair {
 
 static void rt_pair_make(struct kunit *test, struct rt_pair *p, bool roce)
 {
-	p->a = menv_dev(test, roce);
-	p->b = menv_dev(test, roce);
+	if (roce) {
+		menv_roce_pair(test, &p->a, &p->b);
+	} else {
+		p->a = menv_dev(test, false);
+		p->b = menv_dev(test, false);
+	}
 	p->plain = menv_agent(test, &p->a->ibdev, 1, IB_QPT_GSI, 0, 0, 0, 0);
 	p->ah = menv_ah(test, p->plain->agent, &p->b->ibdev, 1);
 }
