@@ -322,18 +322,28 @@ static void menv_veth_free(struct kunit_resource *res)
 	menv_veth_put(res->data);
 }
 
-/* An end of the pair, up, once its IPv6 link-local address passed DAD */
-static struct net_device *menv_veth_end(struct kunit *test, const char *name)
+/*
+ * Waits (at most 10 s) until an end's IPv6 link-local address, made from
+ * its MAC (EUI-64), has passed duplicate address detection.
+ */
+static bool menv_veth_ready(struct net_device *ndev)
 {
-	struct net_device *ndev = tnet_dev(&init_net, name);
-	struct in6_addr ll;
+	struct in6_addr ll = { .s6_addr = { 0xfe, 0x80 } };
+	const u8 *mac = ndev->dev_addr;
 	int i;
 
-	KUNIT_ASSERT_NOT_NULL(test, ndev);
-	for (i = 0; i < 500 && ipv6_get_lladdr(ndev, &ll, IFA_F_TENTATIVE);
-	     i++)
+	ll.s6_addr[8] = mac[0] ^ 0x02;
+	ll.s6_addr[9] = mac[1];
+	ll.s6_addr[10] = mac[2];
+	ll.s6_addr[11] = 0xff;
+	ll.s6_addr[12] = 0xfe;
+	ll.s6_addr[13] = mac[3];
+	ll.s6_addr[14] = mac[4];
+	ll.s6_addr[15] = mac[5];
+	/* Tentative addresses do not count */
+	for (i = 0; i < 500 && !ipv6_chk_addr(&init_net, &ll, ndev, 1); i++)
 		msleep(20);
-	return ndev;
+	return ipv6_chk_addr(&init_net, &ll, ndev, 1);
 }
 
 /**
@@ -364,8 +374,8 @@ void menv_roce_pair(struct kunit *test, struct tdev **a, struct tdev **b)
 	KUNIT_ASSERT_NOT_NULL(test, v->end[1]);
 	KUNIT_ASSERT_EQ(test, tnet_ip("link set " MENV_VETH0 " up"), 0);
 	KUNIT_ASSERT_EQ(test, tnet_ip("link set " MENV_VETH1 " up"), 0);
-	dev_put(menv_veth_end(test, MENV_VETH0));
-	dev_put(menv_veth_end(test, MENV_VETH1));
+	KUNIT_ASSERT_TRUE(test, menv_veth_ready(v->end[0]));
+	KUNIT_ASSERT_TRUE(test, menv_veth_ready(v->end[1]));
 	p.ndev = v->end[0];
 	*a = tk_dev(test, &p);
 	p.ndev = v->end[1];
