@@ -28,7 +28,7 @@
  */
 int tnet_ip(const char *fmt, ...)
 {
-	static char *envp[] = { "PATH=/sbin:/bin:/usr/sbin:/usr/bin", NULL };
+	char *envp[2] = { "PATH=/sbin:/bin:/usr/sbin:/usr/bin", NULL };
 	char *argv[TNET_MAX_ARGS + 2] = { TNET_IP };
 	char *line, *word, *rest;
 	va_list ap;

@@ -64,7 +64,7 @@ static void resolve_timeout(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, topo_resolve(test, NULL, "10.71.0.9", &a,
 						   timeouts[i], &rec), 0);
 		if (!topo_rec_done(test, &rec, &a))
-		return;
+			return;
 		KUNIT_EXPECT_EQ(test, rec.status, -ETIMEDOUT);
 		KUNIT_EXPECT_TRUE(test, rec.in_worker);
 	}
