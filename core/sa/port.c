@@ -17,9 +17,10 @@
  *    answer came, forgotten on the same events.
  *
  * Locking: sa_port.lock (a spinlock, any context) protects sm_ah, cpi,
- * cpi_valid, cpi_tries and dying.  The works run on sa_wq; the client's
- * remove() sets dying, unregisters the agent (which flushes the queries
- * of the port) and then waits for the works.
+ * cpi_valid, cpi_tries and dying.  The works run on sa_wq and are queued
+ * only while dying is not set; the client's remove() sets it, waits for
+ * the works, then unregisters the agent (which flushes the queries of the
+ * port: a ClassPortInfo query that ends so is not asked again).
  */
 #include "abi/ib_core/sa_query.h"
 #include "sa/internal.h"
@@ -408,10 +409,11 @@ static void sa_port_stop(struct sa_port *port)
 	spin_lock_irqsave(&port->lock, flags);
 	port->dying = true;
 	spin_unlock_irqrestore(&port->lock, flags);
+	/* Nothing queues them again once dying is set */
 	cancel_work_sync(&port->refresh);
+	cancel_delayed_work_sync(&port->cpi_work);
 	/* Flushes the port's queries: their owners hear -EINTR. */
 	ib_unregister_mad_agent(port->agent);
-	cancel_delayed_work_sync(&port->cpi_work);
 	sa_port_set_ah(port, NULL);
 }
 
