@@ -49,14 +49,12 @@ static void sa_guid_done(struct ib_sa_query *query, int status,
  * ib_sa_path_rec_get().
  */
 int ib_sa_guid_info_rec_query(struct ib_sa_client *client,
-			      struct ib_device *device, u32 port_num,
-			      struct ib_sa_guidinfo_rec *rec,
-			      ib_sa_comp_mask comp_mask, u8 method,
-			      unsigned long timeout_ms, gfp_t gfp_mask,
-			      void (*callback)(int status,
-					       struct ib_sa_guidinfo_rec *resp,
-					       void *context),
-			      void *context, struct ib_sa_query **sa_query)
+	struct ib_device *device, u32 port_num, struct ib_sa_guidinfo_rec *rec,
+	ib_sa_comp_mask comp_mask, u8 method, unsigned long timeout_ms,
+	gfp_t gfp_mask,
+	void (*callback)(int status, struct ib_sa_guidinfo_rec *resp,
+			 void *context),
+	void *context, struct ib_sa_query **sa_query)
 {
 	struct ib_sa_query *query;
 	struct sa_guid_query *q;

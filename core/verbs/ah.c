@@ -323,11 +323,12 @@ EXPORT_SYMBOL(rdma_move_ah_attr);
  *	(rdma_destroy_ah_attr() releases it)
  */
 void rdma_move_grh_sgid_attr(struct rdma_ah_attr *attr, union ib_gid *dgid,
-			     u32 flow_label, u8 hop_limit, u8 traffic_class,
-			     const struct ib_gid_attr *sgid_attr)
+	u32 flow_label, u8 hop_limit, u8 traffic_class,
+	const struct ib_gid_attr *sgid_attr)
 {
-	rdma_ah_set_grh(attr, dgid, flow_label, sgid_attr->index, hop_limit,
-			traffic_class);
+	u8 slot = sgid_attr->index;
+
+	rdma_ah_set_grh(attr, dgid, flow_label, slot, hop_limit, traffic_class);
 	attr->grh.sgid_attr = sgid_attr;
 }
 EXPORT_SYMBOL(rdma_move_grh_sgid_attr);
