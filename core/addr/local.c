@@ -20,17 +20,23 @@
  */
 int rdma_addr_size(const struct sockaddr *addr)
 {
-	switch (addr->sa_family) {
-	case AF_INET:
-		return sizeof(struct sockaddr_in);
-	case AF_INET6:
+	sa_family_t family = addr->sa_family;
+
+	if (family == AF_INET6)
 		return sizeof(struct sockaddr_in6);
-	case AF_IB:
-		return sizeof(struct sockaddr_ib);
-	}
-	return 0;
+	if (family == AF_INET)
+		return sizeof(struct sockaddr_in);
+	return family == AF_IB ? sizeof(struct sockaddr_ib) : 0;
 }
 EXPORT_SYMBOL(rdma_addr_size);
+
+/* rdma_addr_size() of @addr, or 0 if that exceeds the @room it is held in */
+static int addr_size_within(void *addr, size_t room)
+{
+	size_t len = rdma_addr_size(addr);
+
+	return len > room ? 0 : len;
+}
 
 /**
  * rdma_addr_size_in6 - rdma_addr_size() of an address held in a sockaddr_in6
@@ -41,9 +47,7 @@ EXPORT_SYMBOL(rdma_addr_size);
  */
 int rdma_addr_size_in6(struct sockaddr_in6 *addr)
 {
-	int len = rdma_addr_size((struct sockaddr *)addr);
-
-	return len <= sizeof(*addr) ? len : 0;
+	return addr_size_within(addr, sizeof(*addr));
 }
 EXPORT_SYMBOL(rdma_addr_size_in6);
 
@@ -55,9 +59,7 @@ EXPORT_SYMBOL(rdma_addr_size_in6);
  */
 int rdma_addr_size_kss(struct __kernel_sockaddr_storage *addr)
 {
-	int len = rdma_addr_size((struct sockaddr *)addr);
-
-	return len <= sizeof(*addr) ? len : 0;
+	return addr_size_within(addr, sizeof(*addr));
 }
 EXPORT_SYMBOL(rdma_addr_size_kss);
 
@@ -131,22 +133,21 @@ int rdma_translate_ip(const struct sockaddr *addr,
 		      struct rdma_dev_addr *dev_addr)
 {
 	struct net_device *dev;
-	int ret = 0;
+	int ret = -EADDRNOTAVAIL;
 
-	if (dev_addr->bound_dev_if) {
-		dev = dev_get_by_index(dev_addr->net, dev_addr->bound_dev_if);
-		if (!dev)
-			return -ENODEV;
-		rdma_copy_src_l2_addr(dev_addr, dev);
-		dev_put(dev);
-		return 0;
-	}
 	rcu_read_lock();
-	dev = local_find_ndev_rcu(dev_addr->net, addr);
-	if (dev)
+	/* A bound interface is the answer, whatever its addresses */
+	if (dev_addr->bound_dev_if) {
+		dev = dev_get_by_index_rcu(dev_addr->net,
+					   dev_addr->bound_dev_if);
+		ret = -ENODEV;
+	} else {
+		dev = local_find_ndev_rcu(dev_addr->net, addr);
+	}
+	if (dev) {
 		rdma_copy_src_l2_addr(dev_addr, dev);
-	else
-		ret = -EADDRNOTAVAIL;
+		ret = 0;
+	}
 	rcu_read_unlock();
 	return ret;
 }

@@ -45,9 +45,8 @@ static int rdma_netdev_params(struct ib_device *device, u32 port_num,
  * netdevs, the driver's error, -ENOMEM.
  */
 struct net_device *rdma_alloc_netdev(struct ib_device *device, u32 port_num,
-				     enum rdma_netdev_t type, const char *name,
-				     unsigned char name_assign_type,
-				     void (*setup)(struct net_device *))
+	enum rdma_netdev_t type, const char *name,
+	unsigned char name_assign_type, void (*setup)(struct net_device *))
 {
 	struct rdma_netdev_alloc_params params;
 	struct net_device *ndev;
@@ -77,10 +76,9 @@ EXPORT_SYMBOL(rdma_alloc_netdev);
  * rdma_alloc_netdev() before it.
  */
 int rdma_init_netdev(struct ib_device *device, u32 port_num,
-		     enum rdma_netdev_t type, const char *name,
-		     unsigned char name_assign_type,
-		     void (*setup)(struct net_device *),
-		     struct net_device *netdev)
+	enum rdma_netdev_t type, const char *name,
+	unsigned char name_assign_type, void (*setup)(struct net_device *),
+	struct net_device *netdev)
 {
 	struct rdma_netdev_alloc_params params;
 	int ret;

@@ -650,10 +650,8 @@ EXPORT_SYMBOL(ib_sa_get_mcmember_rec);
  * InfiniBand nor RoCE; -ENOENT when the port has no such source GID.
  */
 int ib_init_ah_from_mcmember(struct ib_device *device, u32 port_num,
-			     struct ib_sa_mcmember_rec *rec,
-			     struct net_device *ndev,
-			     enum ib_gid_type gid_type,
-			     struct rdma_ah_attr *ah_attr)
+	struct ib_sa_mcmember_rec *rec, struct net_device *ndev,
+	enum ib_gid_type gid_type, struct rdma_ah_attr *ah_attr)
 {
 	const struct ib_gid_attr *sgid_attr;
 
@@ -669,10 +667,10 @@ int ib_init_ah_from_mcmember(struct ib_device *device, u32 port_num,
 		return PTR_ERR(sgid_attr);
 	memset(ah_attr, 0, sizeof(*ah_attr));
 	ah_attr->type = rdma_ah_find_type(device, port_num);
-	rdma_ah_set_dlid(ah_attr, be16_to_cpu(rec->mlid));
-	rdma_ah_set_sl(ah_attr, rec->sl);
 	rdma_ah_set_port_num(ah_attr, port_num);
 	rdma_ah_set_static_rate(ah_attr, rec->rate);
+	rdma_ah_set_sl(ah_attr, rec->sl);
+	rdma_ah_set_dlid(ah_attr, be16_to_cpu(rec->mlid));
 	rdma_move_grh_sgid_attr(ah_attr, &rec->mgid,
 				be32_to_cpu(rec->flow_label), rec->hop_limit,
 				rec->traffic_class, sgid_attr);

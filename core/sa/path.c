@@ -158,9 +158,9 @@ int ib_init_ah_attr_from_path(struct ib_device *device, u32 port_num,
 		return -EINVAL;
 	memset(ah_attr, 0, sizeof(*ah_attr));
 	ah_attr->type = rdma_ah_find_type(device, port_num);
-	rdma_ah_set_sl(ah_attr, rec->sl);
 	rdma_ah_set_port_num(ah_attr, port_num);
 	rdma_ah_set_static_rate(ah_attr, rec->rate);
+	rdma_ah_set_sl(ah_attr, rec->sl);
 	if (sa_path_is_roce(rec)) {
 		ret = sa_path_roce_route(rec, sgid_attr);
 		if (ret)
