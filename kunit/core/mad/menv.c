@@ -83,6 +83,24 @@ static size_t menv_sent_len(const struct ib_mad_send_buf *buf)
 	return min_t(size_t, len, sizeof(((struct menv_agent *)0)->last_sent));
 }
 
+/**
+ * menv_send_done - the end of a recording agent's send
+ * @buf: the send buffer; context[0], when set, is the AH the send made
+ * @nsend: the agent's count of ended sends
+ * @wq: where the case waits on it
+ *
+ * Frees the AH and the buffer, then counts the send and wakes the case.
+ */
+void menv_send_done(struct ib_mad_send_buf *buf, atomic_t *nsend,
+		    wait_queue_head_t *wq)
+{
+	if (buf->context[0])
+		rdma_destroy_ah(buf->context[0], RDMA_DESTROY_AH_SLEEPABLE);
+	ib_free_send_mad(buf);
+	atomic_inc(nsend);
+	wake_up(wq);
+}
+
 static void menv_send(struct ib_mad_agent *agent, struct ib_mad_send_wc *wc)
 {
 	struct menv_agent *a = agent->context;
@@ -91,12 +109,7 @@ static void menv_send(struct ib_mad_agent *agent, struct ib_mad_send_wc *wc)
 	a->last_retries = wc->send_buf->retries;
 	a->last_context = wc->send_buf->context[1];
 	memcpy(a->last_sent, wc->send_buf->mad, menv_sent_len(wc->send_buf));
-	if (wc->send_buf->context[0])
-		rdma_destroy_ah(wc->send_buf->context[0],
-				RDMA_DESTROY_AH_SLEEPABLE);
-	ib_free_send_mad(wc->send_buf);
-	atomic_inc(&a->nsend);
-	wake_up(&a->wq);
+	menv_send_done(wc->send_buf, &a->nsend, &a->wq);
 }
 
 /**

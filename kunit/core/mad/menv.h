@@ -60,6 +60,8 @@ struct ib_mad_send_buf *menv_mad(struct kunit *test, struct menv_agent *a,
 				 struct ib_ah *ah, u32 qpn, u8 mgmt_class,
 				 u8 version, u8 method, u32 tid_lo);
 bool menv_wait(atomic_t *v, int want, struct menv_agent *a);
+void menv_send_done(struct ib_mad_send_buf *buf, atomic_t *nsend,
+		    wait_queue_head_t *wq);
 u64 menv_counter(struct ib_device *dev, u32 port, const char *name);
 struct tdev *menv_dev(struct kunit *test, bool roce);
 void menv_roce_pair(struct kunit *test, struct tdev **a, struct tdev **b);

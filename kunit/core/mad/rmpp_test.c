@@ -133,12 +133,7 @@ static void rt_send(struct ib_mad_agent *agent, struct ib_mad_send_wc *wc)
 	struct rt_agent *a = agent->context;
 
 	a->status = wc->status;
-	if (wc->send_buf->context[0])
-		rdma_destroy_ah(wc->send_buf->context[0],
-				RDMA_DESTROY_AH_SLEEPABLE);
-	ib_free_send_mad(wc->send_buf);
-	atomic_inc(&a->nsend);
-	wake_up(&a->wq);
+	menv_send_done(wc->send_buf, &a->nsend, &a->wq);
 }
 
 /* An RMPP agent of class RT_CLASS with method GET; @user: user RMPP. */
