@@ -184,17 +184,25 @@ lab_veth_pair_del() {
 	return 0
 }
 
+# lab_uptime: the guest's whole seconds since boot, in _up (no process).
+lab_uptime() {
+	read -r _up _ </proc/uptime
+	_up=${_up%.*}
+}
+
 # lab_wait_for SECONDS CMD...: retry CMD every 0.2 s until it succeeds or
 # SECONDS pass (for what the kernel does asynchronously); its status.
+# The limit is a deadline on the guest's clock, not a number of tries: in
+# a guest starved of host CPU one try of a pipeline can take seconds.
 lab_wait_for() {
-	_t=$(( $1 * 5 ))
+	lab_uptime
+	_wf_end=$((_up + $1))
 	shift
-	while [ $_t -gt 0 ]; do
-		"$@" >/dev/null 2>&1 && return 0
+	while ! "$@" >/dev/null 2>&1; do
+		lab_uptime
+		[ "$_up" -lt "$_wf_end" ] || return 1
 		sleep 0.2
-		_t=$((_t - 1))
 	done
-	"$@" >/dev/null 2>&1
 }
 
 # lab_user_objects: the user objects (QPs, CQs, MRs, PDs, contexts, SRQs)

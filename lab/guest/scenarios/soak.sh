@@ -203,7 +203,7 @@ traffic_run() {	# INDEX
 
 traffic_tool() {	# INDEX
 	_pa="-x $G1" _pc="-x $G0"
-	_o="-n 200 -F"
+	_o="-n 200 -F -u 20"	# the 4 s QP timeout of uverbs_rxe.sh
 	lab_debug_kernel && _o="-n 100 -F -u 20"
 	case $(($1 % 10)) in
 	0) run_pair rc ibv_rc_pingpong "-d rxe1 -g $G1 -n 200 -c" "-d rxe0 -g $G0 -n 200 -c $B" ;;
@@ -234,8 +234,8 @@ flowing() {
 # processes end, nothing left, rxe1 added again; 0, 1 failed, 2 stalled.
 link_cycle() {
 	_port=$((18800 + runs % 100))
-	_a="-D 600 -F"
-	lab_debug_kernel && _a="$_a -s 16384 -u 20"
+	_a="-D 600 -F -u 20"
+	lab_debug_kernel && _a="$_a -s 16384"
 	# shellcheck disable=SC2086
 	lab_rdmacg_spawn "$CG" ib_write_bw -d rxe1 -x "$G1" -p $_port $_a >$T/srv.out 2>&1
 	_srv=$!
