@@ -203,8 +203,9 @@ traffic_run() {	# INDEX
 
 traffic_tool() {	# INDEX
 	_pa="-x $G1" _pc="-x $G0"
-	_o="-n 200 -F -u 20"	# the 4 s QP timeout of uverbs_rxe.sh
-	lab_debug_kernel && _o="-n 100 -F -u 20"
+	_iters=200
+	lab_debug_kernel && _iters=100
+	_o="-n $_iters -F -u 20"	# the 4 s QP timeout of uverbs_rxe.sh
 	case $(($1 % 10)) in
 	0) run_pair rc ibv_rc_pingpong "-d rxe1 -g $G1 -n 200 -c" "-d rxe0 -g $G0 -n 200 -c $B" ;;
 	1) run_pair uc ibv_uc_pingpong "-d rxe1 -g $G1 -n 200 -c" "-d rxe0 -g $G0 -n 200 -c $B" ;;

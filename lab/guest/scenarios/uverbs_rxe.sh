@@ -116,10 +116,12 @@ perftests() {
 	lab_debug_kernel && _pts="ib_write_bw ib_send_lat"
 	for _pt in $_pts; do
 		_port=$((_port + 1))
-		_a="-n 200 -F -u 20"
+		_a="-F -u 20"
 		if lab_debug_kernel; then
-			_a="-n 100 -F -u 20"
+			_a="$_a -n 100"
 			case $_pt in *_bw) [ $_pt = ib_atomic_bw ] || _a="$_a -s 16384" ;; esac
+		else
+			_a="$_a -n 200"
 		fi
 		pair "perftest/$_pt" $_port $_pt "-d rxe1 -x $G1 $_a" \
 			"-d rxe0 -x $G0 $_a $B"
