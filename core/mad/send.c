@@ -340,6 +340,7 @@ static int send_one(struct mad_send *ms)
 	struct mad_agent *ma = ms->ma;
 	const struct ib_mad_hdr *hdr = ms->buf.mad;
 	int ret = send_check(ms);
+	unsigned long flags;
 	int local;
 
 	if (ret)
@@ -361,11 +362,12 @@ static int send_one(struct mad_send *ms)
 		rmpp_send_plain(ms);
 
 	refcount_inc(&ma->refs);
-	spin_lock_irq(&ma->lock);
+	/* Any context: ib_cm posts under a spin_lock_irqsave() of its own */
+	spin_lock_irqsave(&ma->lock, flags);
 	ms->state = MAD_SEND_ACTIVE;
 	ms->in_hw = true;
 	list_add_tail(&ms->link, &ma->active);
-	spin_unlock_irq(&ma->lock);
+	spin_unlock_irqrestore(&ma->lock, flags);
 
 	if (local) {
 		INIT_WORK(&ms->local, send_local_fn);
@@ -374,11 +376,11 @@ static int send_one(struct mad_send *ms)
 	}
 	ret = qp_post_send(ms);
 	if (ret) {
-		spin_lock_irq(&ma->lock);
+		spin_lock_irqsave(&ma->lock, flags);
 		list_del_init(&ms->link);
 		ms->in_hw = false;
 		ms->state = MAD_SEND_NEW;
-		spin_unlock_irq(&ma->lock);
+		spin_unlock_irqrestore(&ma->lock, flags);
 		agent_put(ma);
 	}
 	return ret;
