@@ -72,7 +72,7 @@ struct sa_mc_group {
 	bool reset;
 	struct list_head pending;
 	struct list_head joined;
-	struct sa_mc_member *joining;
+	struct sa_mc_member *joining;	/* referenced while its join is out */
 	struct ib_sa_query *query;
 	int query_id;
 	struct work_struct work;
@@ -298,6 +298,8 @@ static struct sa_mc_member *sa_mc_step(struct sa_mc_group *group,
 		rec = member->multicast.rec;
 		mask = member->multicast.comp_mask;
 		method = IB_MGMT_METHOD_SET;
+		/* A reference until the join's end: a free waits for it */
+		refcount_inc(&member->ref);
 		group->joining = member;
 	}
 
@@ -324,13 +326,17 @@ static struct sa_mc_member *sa_mc_step(struct sa_mc_group *group,
 	refcount_dec(&group->ref);
 	if (method != IB_MGMT_METHOD_SET)
 		return NULL;
+	/* The joining reference goes to the callback, or is dropped */
 	member = group->joining;
 	group->joining = NULL;
-	if (!member || member->state == SA_MC_GONE)
+	if (!member)
 		return NULL;
+	if (member->state == SA_MC_GONE) {
+		sa_mc_member_put(member);
+		return NULL;
+	}
 	list_del_init(&member->link);
 	member->state = SA_MC_FAILED;
-	refcount_inc(&member->ref);
 	*status = ret;
 	return member;
 }
@@ -379,14 +385,15 @@ static void sa_mc_join_done(int status, const struct ib_sa_mcmember_rec *rec,
 		group->rec = *rec;
 		group->join_state |= bits;
 	}
+	/* The joining reference goes to the callback, or is dropped */
 	if (member && member->state == SA_MC_GONE) {
 		/* Freed meanwhile: the port leaves what nobody holds */
 		if (!status)
 			group->leave_state |= bits & ~group->join_state;
+		sa_mc_member_put(member);
 		member = NULL;
 	} else if (member) {
 		list_del_init(&member->link);
-		refcount_inc(&member->ref);
 		if (status) {
 			member->state = SA_MC_FAILED;
 		} else {
