@@ -218,11 +218,20 @@ static void sar_recv(struct ib_mad_agent *agent,
 		     struct ib_mad_send_buf *send_buf,
 		     struct ib_mad_recv_wc *rwc)
 {
+	struct ib_mad_hdr *hdr = &rwc->recv_buf.mad->mad_hdr;
 	struct sar *sa = agent->context;
 
-	if (!ib_response_mad(&rwc->recv_buf.mad->mad_hdr) &&
+	if (ib_response_mad(hdr))
+		goto out;
+	/*
+	 * ClassPortInfo is always answered: the client asks for it on its
+	 * own schedule (a new SM address, its own retries), so drops meant
+	 * for a case's queries would otherwise land on it now and then.
+	 */
+	if (hdr->attr_id == IB_SA_ATTR_CLASS_PORTINFO ||
 	    atomic_dec_if_positive(&sa->drop) < 0)
 		sar_answer(sa, agent, rwc);
+out:
 	ib_free_recv_mad(rwc);
 }
 

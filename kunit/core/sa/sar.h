@@ -29,7 +29,7 @@ enum sar_fault {
  * struct sar - the SA of a test fabric
  * @td: its device
  * @agent: its agent (class SubnAdm, version 2: Get, Set, Delete)
- * @drop: requests still to drop
+ * @drop: requests still to drop (ClassPortInfo requests are never dropped)
  * @delay_ms: how long each answer waits
  * @status: the MAD status of the answers (0: success)
  * @fault: how answers are malformed
