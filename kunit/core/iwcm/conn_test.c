@@ -26,10 +26,10 @@ static void conn_request_fields(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, req.len, 6);
 	KUNIT_EXPECT_STREQ(test, (char *)req.pdata, "hello");
 	/* The passive side's view: its own address, then the peer's */
-	KUNIT_EXPECT_EQ(test, req.laddr.sin_addr.s_addr, htonl(0x0a000002));
-	KUNIT_EXPECT_EQ(test, req.laddr.sin_port, htons(IENV_PORT));
-	KUNIT_EXPECT_EQ(test, req.raddr.sin_addr.s_addr, htonl(0x0a000001));
-	KUNIT_EXPECT_EQ(test, req.raddr.sin_port, htons(5000));
+	KUNIT_EXPECT_EQ(test, ntohl(req.laddr.sin_addr.s_addr), 0x0a000002);
+	KUNIT_EXPECT_EQ(test, ntohs(req.laddr.sin_port), IENV_PORT);
+	KUNIT_EXPECT_EQ(test, ntohl(req.raddr.sin_addr.s_addr), 0x0a000001);
+	KUNIT_EXPECT_EQ(test, ntohs(req.raddr.sin_port), 5000);
 	/* The active side's ORD is the passive side's IRD, and back */
 	KUNIT_EXPECT_EQ(test, req.ird, 4);
 	KUNIT_EXPECT_EQ(test, req.ord, 2);
