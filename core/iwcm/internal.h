@@ -57,7 +57,8 @@ enum iwcm_state {
 	IWCM_DESTROYING,	/* torn down; events are dropped */
 };
 
-/* Events an identifier may have queued: an active connection's reply,
+/*
+ * Events an identifier may have queued: an active connection's reply,
  * disconnect and close (and one spare), a passive connection's
  * established, disconnect and close.  A listener has its backlog.
  */

@@ -190,9 +190,7 @@ static void conn_reject(struct kunit *test)
 			   "refused by remote application");
 	/* The refused connect gave its QP back at once */
 	KUNIT_EXPECT_EQ(test, ienv_qp_refs(env->qa), 0);
-	/* The rejected identifier gets no event, and destroying it rejects
-	 * nothing more
-	 */
+	/* The rejected identifier gets no event; destroying it rejects no more */
 	ienv_destroy(&env->child, &env->p);
 	iwd_wire_settle();
 	KUNIT_EXPECT_EQ(test, tc_count(&env->p), 0);
