@@ -324,7 +324,7 @@ static void conn_comm_est(struct kunit *test)
 	cenv_expect(env, 0, IB_CM_REP_RECEIVED);
 	/* Events other than COMM_EST and PATH_MIG are not the CM's */
 	KUNIT_EXPECT_EQ(test, ib_cm_notify(b, IB_EVENT_SQ_DRAINED), -EINVAL);
-	/* No alternate path loaded yet: nothing to migrate to */
+	/* Only an established connection can migrate */
 	KUNIT_EXPECT_EQ(test, ib_cm_notify(b, IB_EVENT_PATH_MIG), -EINVAL);
 	KUNIT_EXPECT_EQ(test, ib_cm_notify(b, IB_EVENT_COMM_EST), 0);
 	KUNIT_EXPECT_EQ(test, b->state, IB_CM_ESTABLISHED);

@@ -62,6 +62,7 @@ static void listen_assigned_ids(struct kunit *test)
 	struct cenv *env = cenv_new(test, false);
 	struct ib_cm_id *a = cenv_id(env, 1), *b = cenv_id(env, 1);
 	struct ib_cm_id *c = cenv_id(env, 1);
+	__be64 sid;
 
 	KUNIT_EXPECT_EQ(test, ib_cm_listen(c, LT_SID_BAD), -EINVAL);
 	KUNIT_EXPECT_EQ(test, c->state, IB_CM_IDLE);
@@ -72,16 +73,20 @@ static void listen_assigned_ids(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, ib_cm_listen(a, IB_CM_ASSIGN_SERVICE_ID), 0);
 	KUNIT_ASSERT_EQ(test, ib_cm_listen(b, IB_CM_ASSIGN_SERVICE_ID), 0);
 	KUNIT_EXPECT_EQ(test, a->state, IB_CM_LISTEN);
-	KUNIT_EXPECT_NE(test, a->service_id, IB_CM_ASSIGN_SERVICE_ID);
-	KUNIT_EXPECT_NE(test, b->service_id, IB_CM_ASSIGN_SERVICE_ID);
+	KUNIT_EXPECT_EQ(test, b->state, IB_CM_LISTEN);
 	KUNIT_EXPECT_NE(test, a->service_id, b->service_id);
-	/* Assigned IDs are in the assigned range */
+	/*
+	 * Assigned IDs are in the assigned range (the target hands out the
+	 * range's first value, the assign request's own, first).
+	 */
 	KUNIT_EXPECT_EQ(test, a->service_id & IB_SERVICE_ID_AGN_MASK,
 			IB_CM_ASSIGN_SERVICE_ID);
 	KUNIT_EXPECT_EQ(test, b->service_id & IB_SERVICE_ID_AGN_MASK,
 			IB_CM_ASSIGN_SERVICE_ID);
-	/* ... and taken: a caller cannot listen on one by hand */
-	KUNIT_EXPECT_EQ(test, ib_cm_listen(c, a->service_id), -EINVAL);
+	/* ... and a caller cannot choose one of the range by hand */
+	sid = b->service_id == IB_CM_ASSIGN_SERVICE_ID ? a->service_id :
+							 b->service_id;
+	KUNIT_EXPECT_EQ(test, ib_cm_listen(c, sid), -EINVAL);
 }
 
 /* ib_cm_insert_listen(): shared by callers with the same handler */
@@ -136,7 +141,7 @@ static void insert_listen_shared(struct kunit *test)
 	l1 = ib_cm_insert_listen(dev, cenv_handler, IB_CM_ASSIGN_SERVICE_ID);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(l1));
 	cenv_track(env, l1);
-	KUNIT_EXPECT_NE(test, l1->service_id, IB_CM_ASSIGN_SERVICE_ID);
+	KUNIT_EXPECT_EQ(test, l1->state, IB_CM_LISTEN);
 	KUNIT_EXPECT_EQ(test, l1->service_id & IB_SERVICE_ID_AGN_MASK,
 			IB_CM_ASSIGN_SERVICE_ID);
 }
