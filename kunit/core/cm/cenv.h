@@ -21,7 +21,7 @@
  * How long a case waits for an event it expects: generous, TCG and KASAN
  * make everything about 20 times slower than native.
  */
-#define CENV_WAIT_MS		30000
+#define CENV_WAIT_MS		20000
 #define CENV_EVENTS		32
 #define CENV_IDS		16
 /* The largest private data of a CM message (RTU, DREP) */
