@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * rdma_kunit_lib: helpers of the device-model suites (tk_*): test devices
- * that must exist, netdevs for RoCE ports, reading and writing files
+ * that must exist, netdevs for RoCE ports, RoCE pairs on a veth pair
+ * (roce_pair.c), reading and writing files
  * such as sysfs attributes, running a step in a kernel thread, and
  * reading what the kernel logged since a mark.
  *
@@ -23,6 +24,8 @@ struct tdev *tk_dev_named(struct kunit *test, const char *name);
 struct net_device *tk_netdev(struct kunit *test);
 void tk_netdev_free(struct net_device *ndev);
 struct net_device *tk_netdev_unregistered(struct kunit *test);
+void tk_roce_pair(struct kunit *test, const char *name, struct tdev **a,
+		  struct tdev **b);
 
 int tk_file_read(const char *path, char *buf, size_t len);
 int tk_file_write(const char *path, const char *text);

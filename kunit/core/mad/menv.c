@@ -2,27 +2,17 @@
 /*
  * The MAD suites' helpers: recording agents (which may answer requests),
  * address handles between test devices, MADs to send, the drop counters
- * of a port (ib_core's debugfs file), test devices; RoCE pairs on the two
- * ends of a veth pair, whose neighbours answer as a real link's do (the
- * core resolves the destination MAC of an answer to a RoCE v2 GID through
- * the IP stack, link-local ones too).
+ * of a port (ib_core's debugfs file), test devices (RoCE pairs are
+ * tk_roce_pair()'s, in rdma_kunit_lib).
  *
  * Locking: a recording agent's fields are written by its handlers (one
  * at a time per kind: the MAD layer calls them from one work context per
  * port) and read by the case after a wait on the counters.
  */
-#include <linux/delay.h>
-#include <linux/netdevice.h>
 #include <linux/slab.h>
-#include <net/addrconf.h>
 #include <rdma/ib_cache.h>
 #include "menv.h"
 #include "tk.h"
-#include "tnet.h"
-
-/* The veth pair beneath a RoCE pair (one at a time: cases run in turn) */
-#define MENV_VETH0	"ktmadv0"
-#define MENV_VETH1	"ktmadv1"
 
 /* Sends a request's answer back: its GetResp, same TID and data. */
 static void menv_answer(struct ib_mad_agent *agent,
@@ -315,82 +305,4 @@ struct tdev *menv_dev(struct kunit *test, bool roce)
 	struct tdev_params p = { .name = "ktmad%d", .roce = roce };
 
 	return tk_dev(test, &p);
-}
-
-/* The pair's netdevs, held until the case ends, then the pair deleted */
-struct menv_veth {
-	struct net_device *end[2];
-};
-
-static void menv_veth_put(struct menv_veth *v)
-{
-	dev_put(v->end[0]);
-	dev_put(v->end[1]);
-	tnet_ip("link del " MENV_VETH0);
-	kfree(v);
-}
-
-static void menv_veth_free(struct kunit_resource *res)
-{
-	menv_veth_put(res->data);
-}
-
-/*
- * Waits (at most 10 s) until an end's IPv6 link-local address, made from
- * its MAC (EUI-64), has passed duplicate address detection.
- */
-static bool menv_veth_ready(struct net_device *ndev)
-{
-	struct in6_addr ll = { .s6_addr = { 0xfe, 0x80 } };
-	const u8 *mac = ndev->dev_addr;
-	int i;
-
-	ll.s6_addr[8] = mac[0] ^ 0x02;
-	ll.s6_addr[9] = mac[1];
-	ll.s6_addr[10] = mac[2];
-	ll.s6_addr[11] = 0xff;
-	ll.s6_addr[12] = 0xfe;
-	ll.s6_addr[13] = mac[3];
-	ll.s6_addr[14] = mac[4];
-	ll.s6_addr[15] = mac[5];
-	/* Tentative addresses do not count */
-	for (i = 0; i < 500 && !ipv6_chk_addr(&init_net, &ll, ndev, 1); i++)
-		msleep(20);
-	return ipv6_chk_addr(&init_net, &ll, ndev, 1);
-}
-
-/**
- * menv_roce_pair - two RoCE test devices on the ends of a veth pair
- * @test: the case; fails if they cannot be made
- * @a: the first device, out
- * @b: the second, out
- *
- * The pair is deleted when the case ends, after the devices (which the
- * case may free before).
- */
-void menv_roce_pair(struct kunit *test, struct tdev **a, struct tdev **b)
-{
-	struct tdev_params p = { .name = "ktmad%d", .roce = true };
-	struct menv_veth *v = kzalloc(sizeof(*v), GFP_KERNEL);
-	struct kunit_resource *res;
-
-	KUNIT_ASSERT_NOT_NULL(test, v);
-	KUNIT_ASSERT_EQ(test, tnet_ip("link add " MENV_VETH0
-				      " type veth peer name " MENV_VETH1), 0);
-	v->end[0] = tnet_dev(&init_net, MENV_VETH0);
-	v->end[1] = tnet_dev(&init_net, MENV_VETH1);
-	res = kunit_alloc_resource(test, NULL, menv_veth_free, GFP_KERNEL, v);
-	if (!res)
-		menv_veth_put(v);
-	KUNIT_ASSERT_NOT_NULL(test, res);
-	KUNIT_ASSERT_NOT_NULL(test, v->end[0]);
-	KUNIT_ASSERT_NOT_NULL(test, v->end[1]);
-	KUNIT_ASSERT_EQ(test, tnet_ip("link set " MENV_VETH0 " up"), 0);
-	KUNIT_ASSERT_EQ(test, tnet_ip("link set " MENV_VETH1 " up"), 0);
-	KUNIT_ASSERT_TRUE(test, menv_veth_ready(v->end[0]));
-	KUNIT_ASSERT_TRUE(test, menv_veth_ready(v->end[1]));
-	p.ndev = v->end[0];
-	*a = tk_dev(test, &p);
-	p.ndev = v->end[1];
-	*b = tk_dev(test, &p);
 }

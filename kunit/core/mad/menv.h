@@ -64,6 +64,5 @@ void menv_send_done(struct ib_mad_send_buf *buf, atomic_t *nsend,
 		    wait_queue_head_t *wq);
 u64 menv_counter(struct ib_device *dev, u32 port, const char *name);
 struct tdev *menv_dev(struct kunit *test, bool roce);
-void menv_roce_pair(struct kunit *test, struct tdev **a, struct tdev **b);
 
 #endif

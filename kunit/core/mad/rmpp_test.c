@@ -174,7 +174,7 @@ struct rt_pair {
 static void rt_pair_make(struct kunit *test, struct rt_pair *p, bool roce)
 {
 	if (roce) {
-		menv_roce_pair(test, &p->a, &p->b);
+		tk_roce_pair(test, "ktmad%d", &p->a, &p->b);
 	} else {
 		p->a = menv_dev(test, false);
 		p->b = menv_dev(test, false);

@@ -24,7 +24,7 @@ struct st_pair {
 static void st_pair_make(struct kunit *test, struct st_pair *p, bool roce)
 {
 	if (roce) {
-		menv_roce_pair(test, &p->a, &p->b);
+		tk_roce_pair(test, "ktmad%d", &p->a, &p->b);
 	} else {
 		p->a = menv_dev(test, false);
 		p->b = menv_dev(test, false);

@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite rdma_core_cm_rej: connections that do not come up.  A REJ
+ * from the passive side (reason, ARI, private data; the calls a REJ
+ * refuses) and from the active side after the REP; a REQ for a service
+ * nobody listens to; a REQ nobody answers (REQ_ERROR after the retries);
+ * an MRA that gives the passive side more time than the REQ's timeout.
+ */
+#include <kunit/test.h>
+#include <linux/delay.h>
+#include "cenv.h"
+
+#define RT_SID		cpu_to_be64(0x0000000000ef0001ULL)
+#define RT_SID2		cpu_to_be64(0x0000000000ef0002ULL)
+#define RT_ARI_LEN	8
+#define RT_PDATA_LEN	20
+
+static const bool rt_links[] = { false, true };
+KUNIT_ARRAY_PARAM(rt_link, rt_links, cenv_link_desc);
+
+/* Side 0 sends a REQ from a new ID to side 1; side 1's new ID */
+static struct ib_cm_id *rt_req(struct cenv *env, __be64 sid,
+			       struct ib_cm_id **a, u8 max_retries)
+{
+	struct ib_cm_req_param req;
+	struct sa_path_rec path;
+
+	*a = cenv_id(env, 0);
+	cenv_path(env, 0, &path);
+	cenv_req_param(env, 0, &path, sid, &req);
+	req.max_cm_retries = max_retries;
+	KUNIT_ASSERT_EQ(env->test, ib_send_cm_req(*a, &req), 0);
+	return cenv_expect(env, 1, IB_CM_REQ_RECEIVED)->id;
+}
+
+/* The passive side refuses: REJ with ARI and private data */
+static void rej_passive(struct kunit *test)
+{
+	struct cenv *env = cenv_new(test, *(const bool *)test->param_value);
+	u8 pdata[IB_CM_REJ_PRIVATE_DATA_SIZE + 1];
+	u8 ari[IB_CM_REJ_ARI_LENGTH + 1];
+	struct ib_cm_req_param req;
+	struct sa_path_rec path;
+	struct ib_cm_id *a, *b;
+	struct cenv_event *e;
+	const u8 *rest;
+	int i;
+
+	cenv_fill(pdata, sizeof(pdata), 0x66);
+	cenv_fill(ari, sizeof(ari), 0x77);
+	cenv_listen(env, 1, RT_SID);
+	b = rt_req(env, RT_SID, &a, 3);
+	KUNIT_EXPECT_EQ(test, ib_send_cm_rej(b, IB_CM_REJ_CONSUMER_DEFINED,
+					     ari, IB_CM_REJ_ARI_LENGTH + 1,
+					     NULL, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ib_send_cm_rej(b, IB_CM_REJ_CONSUMER_DEFINED,
+					     NULL, 0, pdata,
+					     IB_CM_REJ_PRIVATE_DATA_SIZE + 1),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, b->state, IB_CM_REQ_RCVD);
+	KUNIT_ASSERT_EQ(test, ib_send_cm_rej(b, IB_CM_REJ_CONSUMER_DEFINED,
+					     ari, RT_ARI_LEN, pdata,
+					     RT_PDATA_LEN), 0);
+	KUNIT_EXPECT_EQ(test, b->state, IB_CM_IDLE);
+	/* Once is enough */
+	KUNIT_EXPECT_EQ(test, ib_send_cm_rej(b, IB_CM_REJ_CONSUMER_DEFINED,
+					     NULL, 0, NULL, 0), -EINVAL);
+
+	e = cenv_expect(env, 0, IB_CM_REJ_RECEIVED);
+	KUNIT_EXPECT_PTR_EQ(test, e->id, a);
+	KUNIT_EXPECT_EQ(test, e->state, IB_CM_IDLE);
+	KUNIT_EXPECT_EQ(test, e->ev.param.rej_rcvd.reason,
+			IB_CM_REJ_CONSUMER_DEFINED);
+	KUNIT_EXPECT_STREQ(test, ibcm_reject_msg(e->ev.param.rej_rcvd.reason),
+			   "consumer defined");
+	KUNIT_EXPECT_EQ(test, e->ev.param.rej_rcvd.ari_length, RT_ARI_LEN);
+	KUNIT_ASSERT_NOT_NULL(test, e->ev.param.rej_rcvd.ari);
+	KUNIT_EXPECT_TRUE(test, cenv_filled(e->info, RT_ARI_LEN, 0x77));
+	KUNIT_ASSERT_NOT_NULL(test, e->ev.private_data);
+	KUNIT_EXPECT_TRUE(test, cenv_filled(e->pdata, RT_PDATA_LEN, 0x66));
+	/* What the sender did not fill is zero */
+	rest = e->pdata + RT_PDATA_LEN;
+	for (i = 0; i < IB_CM_REJ_PRIVATE_DATA_SIZE - RT_PDATA_LEN; i++)
+		if (rest[i])
+			break;
+	KUNIT_EXPECT_EQ(test, i, IB_CM_REJ_PRIVATE_DATA_SIZE - RT_PDATA_LEN);
+	KUNIT_EXPECT_EQ(test, a->state, IB_CM_IDLE);
+
+	/* Both IDs are idle again: the active one may try again */
+	cenv_path(env, 0, &path);
+	cenv_req_param(env, 0, &path, RT_SID, &req);
+	KUNIT_ASSERT_EQ(test, ib_send_cm_req(a, &req), 0);
+	b = cenv_expect(env, 1, IB_CM_REQ_RECEIVED)->id;
+	KUNIT_ASSERT_EQ(test, ib_send_cm_rej(b, IB_CM_REJ_NO_RESOURCES, NULL,
+					     0, NULL, 0), 0);
+	e = cenv_expect(env, 0, IB_CM_REJ_RECEIVED);
+	KUNIT_EXPECT_EQ(test, e->ev.param.rej_rcvd.reason,
+			IB_CM_REJ_NO_RESOURCES);
+	KUNIT_EXPECT_EQ(test, e->ev.param.rej_rcvd.ari_length, 0);
+	KUNIT_EXPECT_EQ(test, cenv_count(env, 0, IB_CM_REQ_ERROR), 0);
+}
+
+/* The active side refuses the REP: both sides idle */
+static void rej_active_rep(struct kunit *test)
+{
+	struct cenv *env = cenv_new(test, false);
+	struct ib_cm_rep_param rep;
+	struct ib_cm_id *a, *b;
+	struct cenv_event *e;
+
+	cenv_listen(env, 1, RT_SID);
+	b = rt_req(env, RT_SID, &a, 3);
+	cenv_rep_param(env, &rep);
+	KUNIT_ASSERT_EQ(test, ib_send_cm_rep(b, &rep), 0);
+	cenv_expect(env, 0, IB_CM_REP_RECEIVED);
+	KUNIT_ASSERT_EQ(test, ib_send_cm_rej(a, IB_CM_REJ_INVALID_RNR_RETRY,
+					     NULL, 0, NULL, 0), 0);
+	KUNIT_EXPECT_EQ(test, a->state, IB_CM_IDLE);
+	KUNIT_EXPECT_EQ(test, ib_send_cm_rtu(a, NULL, 0), -EINVAL);
+	e = cenv_expect(env, 1, IB_CM_REJ_RECEIVED);
+	KUNIT_EXPECT_PTR_EQ(test, e->id, b);
+	KUNIT_EXPECT_EQ(test, e->ev.param.rej_rcvd.reason,
+			IB_CM_REJ_INVALID_RNR_RETRY);
+	KUNIT_EXPECT_EQ(test, e->state, IB_CM_IDLE);
+	KUNIT_EXPECT_EQ(test, b->state, IB_CM_IDLE);
+	KUNIT_EXPECT_EQ(test, cenv_count(env, 1, IB_CM_REP_ERROR), 0);
+}
+
+/*
+ * A REQ for a service nobody on the passive device listens to (a
+ * listener of the same ID on the active device does not count, nor one
+ * destroyed before): REJ with "invalid service ID".
+ */
+static void rej_no_listener(struct kunit *test)
+{
+	struct cenv *env = cenv_new(test, *(const bool *)test->param_value);
+	struct ib_cm_req_param req;
+	struct sa_path_rec path;
+	struct ib_cm_id *a, *gone;
+	struct cenv_event *e;
+
+	cenv_listen(env, 0, RT_SID);
+	gone = cenv_listen(env, 1, RT_SID);
+	cenv_destroy(env, gone);
+	cenv_listen(env, 1, RT_SID2);
+	a = cenv_id(env, 0);
+	cenv_path(env, 0, &path);
+	cenv_req_param(env, 0, &path, RT_SID, &req);
+	KUNIT_ASSERT_EQ(test, ib_send_cm_req(a, &req), 0);
+	e = cenv_expect(env, 0, IB_CM_REJ_RECEIVED);
+	KUNIT_EXPECT_PTR_EQ(test, e->id, a);
+	KUNIT_EXPECT_EQ(test, e->ev.param.rej_rcvd.reason,
+			IB_CM_REJ_INVALID_SERVICE_ID);
+	KUNIT_EXPECT_EQ(test, e->state, IB_CM_IDLE);
+	KUNIT_EXPECT_EQ(test, a->state, IB_CM_IDLE);
+	KUNIT_EXPECT_EQ(test, cenv_count(env, 1, IB_CM_REQ_RECEIVED), 0);
+	KUNIT_EXPECT_EQ(test, cenv_count(env, 0, IB_CM_REQ_RECEIVED), 0);
+	KUNIT_EXPECT_EQ(test, cenv_late(env), 0);
+}
+
+/*
+ * A REQ the passive side takes and never answers: after its retries the
+ * active side gets REQ_ERROR (the retries reach the passive ID as
+ * duplicates, not as new REQs).
+ */
+static void req_timeout(struct kunit *test)
+{
+	struct cenv *env = cenv_new(test, false);
+	struct ib_cm_id *a, *b;
+	struct cenv_event *e;
+
+	cenv_listen(env, 1, RT_SID);
+	b = rt_req(env, RT_SID, &a, 2);
+	e = cenv_expect(env, 0, IB_CM_REQ_ERROR);
+	KUNIT_EXPECT_PTR_EQ(test, e->id, a);
+	KUNIT_EXPECT_EQ(test, e->ev.param.send_status, IB_WC_RESP_TIMEOUT_ERR);
+	KUNIT_EXPECT_EQ(test, e->state, IB_CM_IDLE);
+	KUNIT_EXPECT_EQ(test, a->state, IB_CM_IDLE);
+	KUNIT_EXPECT_EQ(test, cenv_count(env, 1, IB_CM_REQ_RECEIVED), 1);
+	KUNIT_EXPECT_EQ(test, b->state, IB_CM_REQ_RCVD);
+	KUNIT_EXPECT_EQ(test, cenv_count(env, 0, IB_CM_REJ_RECEIVED), 0);
+}
+
+/*
+ * An MRA: the active side waits the MRA's service timeout instead of the
+ * REQ's.  The REQ gives up after about 3 s (1 s response timeout and
+ * twice the paths' life time, one retry); the MRA asks for 16 s; the REP
+ * comes after 6 s and must find the active side still waiting.
+ */
+static void mra_extends_timeout(struct kunit *test)
+{
+	struct cenv *env = cenv_new(test, false);
+	u8 pdata[IB_CM_MRA_PRIVATE_DATA_SIZE + 1];
+	struct ib_cm_req_param req;
+	struct ib_cm_rep_param rep;
+	struct sa_path_rec path;
+	struct ib_cm_id *a, *b;
+	struct cenv_event *e;
+
+	cenv_fill(pdata, sizeof(pdata), 0x88);
+	cenv_listen(env, 1, RT_SID);
+	a = cenv_id(env, 0);
+	cenv_path(env, 0, &path);
+	cenv_req_param(env, 0, &path, RT_SID, &req);
+	req.remote_cm_response_timeout = 18;
+	req.max_cm_retries = 1;
+	KUNIT_ASSERT_EQ(test, ib_send_cm_req(a, &req), 0);
+	b = cenv_expect(env, 1, IB_CM_REQ_RECEIVED)->id;
+
+	KUNIT_EXPECT_EQ(test, ib_send_cm_mra(b, 22, pdata,
+					     IB_CM_MRA_PRIVATE_DATA_SIZE + 1),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, b->state, IB_CM_REQ_RCVD);
+	KUNIT_ASSERT_EQ(test, ib_send_cm_mra(b, 22, pdata,
+					     IB_CM_MRA_PRIVATE_DATA_SIZE), 0);
+	KUNIT_EXPECT_EQ(test, b->state, IB_CM_MRA_REQ_SENT);
+	/* One MRA per message */
+	KUNIT_EXPECT_EQ(test, ib_send_cm_mra(b, 22, NULL, 0), -EINVAL);
+
+	e = cenv_expect(env, 0, IB_CM_MRA_RECEIVED);
+	KUNIT_EXPECT_PTR_EQ(test, e->id, a);
+	KUNIT_EXPECT_EQ(test, e->ev.param.mra_rcvd.service_timeout, 22);
+	KUNIT_EXPECT_EQ(test, e->state, IB_CM_MRA_REQ_RCVD);
+	KUNIT_EXPECT_TRUE(test, cenv_filled(e->pdata,
+					    IB_CM_MRA_PRIVATE_DATA_SIZE, 0x88));
+	KUNIT_EXPECT_EQ(test, a->state, IB_CM_MRA_REQ_RCVD);
+
+	/* Not an assertion on time: the REQ's own timeout passes */
+	msleep(6000);
+	KUNIT_EXPECT_EQ(test, cenv_count(env, 0, IB_CM_REQ_ERROR), 0);
+	cenv_rep_param(env, &rep);
+	KUNIT_ASSERT_EQ(test, ib_send_cm_rep(b, &rep), 0);
+	e = cenv_expect(env, 0, IB_CM_REP_RECEIVED);
+	KUNIT_EXPECT_EQ(test, e->state, IB_CM_REP_RCVD);
+	KUNIT_EXPECT_EQ(test, cenv_count(env, 0, IB_CM_REQ_ERROR), 0);
+	KUNIT_ASSERT_EQ(test, ib_send_cm_rtu(a, NULL, 0), 0);
+	cenv_expect(env, 1, IB_CM_RTU_RECEIVED);
+}
+
+/* Without the MRA, the same REQ does give up: the control of the above */
+static void mra_control_no_mra(struct kunit *test)
+{
+	struct cenv *env = cenv_new(test, false);
+	struct ib_cm_req_param req;
+	struct sa_path_rec path;
+	struct ib_cm_id *a;
+	struct cenv_event *e;
+
+	cenv_listen(env, 1, RT_SID);
+	a = cenv_id(env, 0);
+	cenv_path(env, 0, &path);
+	cenv_req_param(env, 0, &path, RT_SID, &req);
+	req.remote_cm_response_timeout = 18;
+	req.max_cm_retries = 1;
+	KUNIT_ASSERT_EQ(test, ib_send_cm_req(a, &req), 0);
+	cenv_expect(env, 1, IB_CM_REQ_RECEIVED);
+	e = cenv_expect(env, 0, IB_CM_REQ_ERROR);
+	KUNIT_EXPECT_EQ(test, e->ev.param.send_status, IB_WC_RESP_TIMEOUT_ERR);
+}
+
+static struct kunit_case rej_cases[] = {
+	KUNIT_CASE_PARAM(rej_passive, rt_link_gen_params),
+	KUNIT_CASE(rej_active_rep),
+	KUNIT_CASE_PARAM(rej_no_listener, rt_link_gen_params),
+	KUNIT_CASE(req_timeout),
+	KUNIT_CASE(mra_extends_timeout),
+	KUNIT_CASE(mra_control_no_mra),
+	{}
+};
+
+static struct kunit_suite rej_suite = {
+	.name = "rdma_core_cm_rej",
+	.test_cases = rej_cases,
+};
+
+kunit_test_suite(rej_suite);
