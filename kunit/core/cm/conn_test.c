@@ -199,14 +199,20 @@ static void ct_check_init(struct kunit *test, struct ib_qp_attr *attr,
 	KUNIT_EXPECT_EQ(test, attr->qp_access_flags & rd, rd);
 }
 
+/* The private data of conn_establish(), off the stack (KASAN frames) */
+struct ct_data {
+	u8 big[IB_CM_RTU_PRIVATE_DATA_SIZE + 1];
+	u8 req[IB_CM_REQ_PRIVATE_DATA_SIZE];
+	u8 rep[IB_CM_REP_PRIVATE_DATA_SIZE];
+	u8 rtu[IB_CM_RTU_PRIVATE_DATA_SIZE];
+};
+
 /* REQ -> REP -> RTU, both QPs to RTS, private data both ways */
 static void conn_establish(struct kunit *test)
 {
 	struct cenv *env = cenv_new(test, *(const bool *)test->param_value);
-	u8 big[IB_CM_RTU_PRIVATE_DATA_SIZE + 1];
-	u8 req_data[IB_CM_REQ_PRIVATE_DATA_SIZE];
-	u8 rep_data[IB_CM_REP_PRIVATE_DATA_SIZE];
-	u8 rtu_data[IB_CM_RTU_PRIVATE_DATA_SIZE];
+	struct ct_data *d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
+	u8 *big, *req_data, *rep_data, *rtu_data;
 	struct ib_cm_id *listen, *a, *b;
 	struct ib_cm_req_param req;
 	struct ib_cm_rep_param rep;
@@ -215,16 +221,20 @@ static void conn_establish(struct kunit *test)
 	struct ib_qp_attr attr;
 	int mask;
 
-	cenv_fill(req_data, sizeof(req_data), 0x11);
-	cenv_fill(rep_data, sizeof(rep_data), 0x22);
-	cenv_fill(rtu_data, sizeof(rtu_data), 0x33);
-	memset(big, 0, sizeof(big));
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	big = d->big;
+	req_data = d->req;
+	rep_data = d->rep;
+	rtu_data = d->rtu;
+	cenv_fill(req_data, IB_CM_REQ_PRIVATE_DATA_SIZE, 0x11);
+	cenv_fill(rep_data, IB_CM_REP_PRIVATE_DATA_SIZE, 0x22);
+	cenv_fill(rtu_data, IB_CM_RTU_PRIVATE_DATA_SIZE, 0x33);
 	listen = cenv_listen(env, 1, CT_SID);
 	a = cenv_id(env, 0);
 	cenv_path(env, 0, &path);
 	cenv_req_param(env, 0, &path, CT_SID, &req);
 	req.private_data = req_data;
-	req.private_data_len = sizeof(req_data);
+	req.private_data_len = IB_CM_REQ_PRIVATE_DATA_SIZE;
 	KUNIT_ASSERT_EQ(test, ib_send_cm_req(a, &req), 0);
 	KUNIT_EXPECT_EQ(test, a->state, IB_CM_REQ_SENT);
 	KUNIT_EXPECT_EQ(test, a->service_id, CT_SID);
@@ -261,7 +271,7 @@ static void conn_establish(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ib_send_cm_rep(b, &rep), -EINVAL);
 	KUNIT_EXPECT_EQ(test, b->state, IB_CM_REQ_RCVD);
 	rep.private_data = rep_data;
-	rep.private_data_len = sizeof(rep_data);
+	rep.private_data_len = IB_CM_REP_PRIVATE_DATA_SIZE;
 	ct_passive_qp(test, env, b, &req, &rep);
 
 	e = cenv_expect(env, 0, IB_CM_REP_RECEIVED);
@@ -276,15 +286,16 @@ static void conn_establish(struct kunit *test)
 					     IB_CM_RTU_PRIVATE_DATA_SIZE + 1),
 			-EINVAL);
 	KUNIT_EXPECT_EQ(test, a->state, IB_CM_REP_RCVD);
-	KUNIT_ASSERT_EQ(test, ib_send_cm_rtu(a, rtu_data, sizeof(rtu_data)),
-			0);
+	KUNIT_ASSERT_EQ(test, ib_send_cm_rtu(a, rtu_data,
+					     IB_CM_RTU_PRIVATE_DATA_SIZE), 0);
 	KUNIT_EXPECT_EQ(test, a->state, IB_CM_ESTABLISHED);
 	KUNIT_EXPECT_EQ(test, ib_send_cm_rtu(a, NULL, 0), -EINVAL);
 
 	e = cenv_expect(env, 1, IB_CM_RTU_RECEIVED);
 	KUNIT_EXPECT_PTR_EQ(test, e->id, b);
 	KUNIT_EXPECT_EQ(test, e->state, IB_CM_ESTABLISHED);
-	KUNIT_EXPECT_TRUE(test, cenv_filled(e->pdata, sizeof(rtu_data), 0x33));
+	KUNIT_EXPECT_TRUE(test, cenv_filled(e->pdata,
+					    IB_CM_RTU_PRIVATE_DATA_SIZE, 0x33));
 	KUNIT_EXPECT_EQ(test, b->state, IB_CM_ESTABLISHED);
 	KUNIT_EXPECT_EQ(test, ib_cm_notify(b, IB_EVENT_COMM_EST), -EISCONN);
 	/* The attributes stay available once established */
