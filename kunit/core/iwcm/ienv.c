@@ -270,6 +270,8 @@ void ienv_exit(struct kunit *test)
 
 	if (!env)
 		return;
+	/* A case that failed while holding the wire: destroy needs answers */
+	iwd_wire_release();
 	ienv_destroy(&env->act, &env->a);
 	ienv_destroy(&env->child, &env->p);
 	ienv_destroy(&env->lis, &env->l);
