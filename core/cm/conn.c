@@ -991,19 +991,19 @@ static bool cm_rej_locked(struct cm_id_priv *priv, struct cm_event_rec *rec,
 	case IB_CM_MRA_REQ_RCVD:
 	case IB_CM_REQ_RCVD:
 	case IB_CM_MRA_REQ_SENT:
+	case IB_CM_REP_SENT:
+	case IB_CM_MRA_REP_RCVD:
+		/* Our QP never ran, unless the peer says it is stale */
 		if (why == IB_CM_REJ_STALE_CONN)
 			cm_enter_timewait(priv);
 		else
 			cm_to_idle(priv);
 		break;
-	case IB_CM_REP_SENT:
-	case IB_CM_MRA_REP_RCVD:
 	case IB_CM_REP_RCVD:
 	case IB_CM_MRA_REP_SENT:
-		cm_to_idle(priv);
-		break;
 	case IB_CM_DREQ_SENT:
 	case IB_CM_ESTABLISHED:
+		/* Our QP may have sent: it rests before reuse */
 		cm_enter_timewait(priv);
 		break;
 	default:
