@@ -179,7 +179,7 @@ static const char *const cm_rej_names[] = {
 	[IB_CM_REJ_STALE_CONN] = "stale conn",
 	[IB_CM_REJ_TIMEOUT] = "timeout",
 	[IB_CM_REJ_UNSUPPORTED] = "unsupported",
-	[IB_CM_REJ_VENDOR_OPTION_NOT_SUPPORTED] = "vendor option not supported",
+	[IB_CM_REJ_VENDOR_OPTION_NOT_SUPPORTED] = "vendor option is not supported",
 };
 
 /**

@@ -66,7 +66,8 @@ static void cm_av_set_port(struct cm_av *av, struct cm_port *port)
  * @path: the path; its SGID names the port unless @sgid_attr does
  * @sgid_attr: the source GID entry (RoCE), or NULL
  *
- * Return: 0, -EINVAL without such a port or P_Key, or the core's error.
+ * Return: 0, -EINVAL without such a port, -ENOENT without the P_Key on
+ * it, or the core's error.
  */
 int cm_av_from_path(struct cm_av *av, struct ib_device *ibdev,
 		    struct sa_path_rec *path,
@@ -89,7 +90,7 @@ int cm_av_from_path(struct cm_av *av, struct ib_device *ibdev,
 	if (!port)
 		return -EINVAL;
 	ret = ib_find_cached_pkey(ibdev, port_num, be16_to_cpu(path->pkey),
-				  &av->pkey_index) ? -EINVAL : 0;
+				  &av->pkey_index);
 	if (!ret)
 		ret = ib_init_ah_attr_from_path(ibdev, port_num, path,
 						&av->attr, sgid_attr);
