@@ -156,7 +156,8 @@ static void cm_keep_req(struct cm_id_priv *priv,
 	priv->id.service_id = p->service_id;
 	priv->qp_type = p->qp_type;
 	priv->local_qpn = p->qp_num;
-	priv->sq_psn = p->starting_psn;
+	/* The REQ's starting PSN is the one the peer sends with */
+	priv->rq_psn = p->starting_psn;
 	priv->path_mtu = p->primary_path->mtu;
 	priv->retry_count = p->retry_count;
 	priv->rnr_retry_count = p->rnr_retry_count;
@@ -308,7 +309,7 @@ static void cm_keep_peer_req(struct cm_id_priv *priv,
 	priv->tid = req->hdr.tid;
 	priv->qp_type = cm_req_qp_type(req);
 	priv->remote_qpn = IBA_GET(CM_REQ_LOCAL_QPN, req);
-	priv->rq_psn = IBA_GET(CM_REQ_STARTING_PSN, req);
+	priv->sq_psn = IBA_GET(CM_REQ_STARTING_PSN, req);
 	priv->path_mtu = IBA_GET(CM_REQ_PATH_PACKET_PAYLOAD_MTU, req);
 	priv->initiator_depth = IBA_GET(CM_REQ_RESPONDER_RESOURCES, req);
 	priv->responder_resources = IBA_GET(CM_REQ_INITIATOR_DEPTH, req);
@@ -338,7 +339,7 @@ static void cm_req_event(struct cm_event_rec *rec, struct cm_id_priv *priv,
 	p->remote_qkey = IBA_GET(CM_REQ_LOCAL_Q_KEY, req);
 	p->remote_qpn = priv->remote_qpn;
 	p->qp_type = priv->qp_type;
-	p->starting_psn = priv->rq_psn;
+	p->starting_psn = IBA_GET(CM_REQ_STARTING_PSN, req);
 	p->responder_resources = priv->responder_resources;
 	p->initiator_depth = priv->initiator_depth;
 	p->local_cm_response_timeout =
@@ -523,10 +524,10 @@ int ib_send_cm_rep(struct ib_cm_id *cm_id, struct ib_cm_rep_param *param)
 		goto unlock;
 	cm_id->state = IB_CM_REP_SENT;
 	priv->local_qpn = param->qp_num;
-	priv->sq_psn = param->starting_psn;
+	/* The REP's starting PSN is the one the peer sends with */
+	priv->rq_psn = param->starting_psn;
 	priv->initiator_depth = param->initiator_depth;
 	priv->responder_resources = param->responder_resources;
-	priv->rnr_retry_count = param->rnr_retry_count;
 unlock:
 	spin_unlock_irqrestore(&priv->lock, flags);
 	return ret;
@@ -581,11 +582,9 @@ static void cm_keep_rep(struct cm_id_priv *priv,
 			const struct ib_cm_rep_event_param *p)
 {
 	priv->remote_qpn = p->remote_qpn;
-	priv->rq_psn = p->starting_psn;
-	priv->initiator_depth = min(priv->initiator_depth,
-				    p->initiator_depth);
-	priv->responder_resources = min(priv->responder_resources,
-					p->responder_resources);
+	priv->sq_psn = p->starting_psn;
+	priv->initiator_depth = p->initiator_depth;
+	priv->responder_resources = p->responder_resources;
 	priv->rnr_retry_count = p->rnr_retry_count;
 	priv->target_ack_delay = p->target_ack_delay;
 	priv->av.timeout = cm_ack_timeout(p->target_ack_delay, priv->plt);
@@ -991,19 +990,19 @@ static bool cm_rej_locked(struct cm_id_priv *priv, struct cm_event_rec *rec,
 	case IB_CM_MRA_REQ_RCVD:
 	case IB_CM_REQ_RCVD:
 	case IB_CM_MRA_REQ_SENT:
+	case IB_CM_REP_SENT:
+	case IB_CM_MRA_REP_RCVD:
+		/* Our QP never ran, unless the peer says it is stale */
 		if (why == IB_CM_REJ_STALE_CONN)
 			cm_enter_timewait(priv);
 		else
 			cm_to_idle(priv);
 		break;
-	case IB_CM_REP_SENT:
-	case IB_CM_MRA_REP_RCVD:
 	case IB_CM_REP_RCVD:
 	case IB_CM_MRA_REP_SENT:
-		cm_to_idle(priv);
-		break;
 	case IB_CM_DREQ_SENT:
 	case IB_CM_ESTABLISHED:
+		/* Our QP may have sent: it rests before reuse */
 		cm_enter_timewait(priv);
 		break;
 	default:

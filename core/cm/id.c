@@ -340,8 +340,8 @@ void cm_to_idle(struct cm_id_priv *priv)
  * cm_enter_timewait - the connection is released; its QP rests a while
  * @priv: the cm_id, locked
  *
- * After the QP's ACK timeout plus the path's round trip the cm_id goes
- * idle and its handler gets IB_CM_TIMEWAIT_EXIT.
+ * After the QP's local ACK timeout (which covers the round trip) the
+ * cm_id goes idle and its handler gets IB_CM_TIMEWAIT_EXIT.
  */
 void cm_enter_timewait(struct cm_id_priv *priv)
 {
@@ -352,7 +352,7 @@ void cm_enter_timewait(struct cm_id_priv *priv)
 	cm_msg_cancel(priv);
 	if (priv->dead)
 		return;
-	ms = cm_iba_ms(priv->av.timeout) + 2 * cm_iba_ms(priv->plt);
+	ms = cm_iba_ms(priv->av.timeout);
 	refcount_inc(&priv->refs);
 	if (!queue_delayed_work(cm_wq, &priv->timewait,
 				msecs_to_jiffies(ms)))

@@ -149,8 +149,8 @@ struct cm_mra_info {
  * @qp_type: the connection's QP type
  * @local_qpn: our QP
  * @remote_qpn: the peer's QP
- * @sq_psn: our starting PSN
- * @rq_psn: the peer's starting PSN
+ * @sq_psn: the PSN our QP sends with first (named by the peer)
+ * @rq_psn: the PSN our QP expects first (named by us)
  * @path_mtu: the path MTU (enum ib_mtu)
  * @responder_resources: RDMA reads and atomics we accept
  * @initiator_depth: RDMA reads and atomics we issue

@@ -16,7 +16,6 @@
  * the cm_id's lock.
  */
 #include "abi/ib_cm/cm.h"
-#include <linux/log2.h>
 #include "internal.h"
 
 /* For the transaction IDs of the messages a cm_id starts */
@@ -38,17 +37,20 @@ u32 cm_iba_ms(u8 iba_time)
  * @ack_delay: the receiving CA's ACK delay (an IBA time value)
  * @plt: the path's packet life time (an IBA time value)
  *
- * The ACK must have time for the peer's delay plus a round trip:
- * 2^t >= 2^ack_delay + 2 * 2^plt.
+ * The ACK must have time for the peer's delay plus a round trip,
+ * 2^ack_delay + 2^(plt + 1) in 4.096 us units.  As the target does, the
+ * larger term stands for the sum, one step more when the smaller is at
+ * least half of it, so that both sides of a wire compute the same value.
  *
- * Return: the smallest such t, at most 31.
+ * Return: the timeout, at most 31.
  */
 u8 cm_ack_timeout(u8 ack_delay, u8 plt)
 {
-	u64 units = (1ULL << min_t(u8, ack_delay, 31)) +
-		    (2ULL << min_t(u8, plt, 31));
+	int rtt = plt + 1;
+	int big = max_t(int, ack_delay, rtt);
+	int small = min_t(int, ack_delay, rtt);
 
-	return min_t(u32, order_base_2(units), 31);
+	return min(31, big + (big - small <= 1));
 }
 
 static void cm_av_set_port(struct cm_av *av, struct cm_port *port)
@@ -64,7 +66,8 @@ static void cm_av_set_port(struct cm_av *av, struct cm_port *port)
  * @path: the path; its SGID names the port unless @sgid_attr does
  * @sgid_attr: the source GID entry (RoCE), or NULL
  *
- * Return: 0, -ENODEV without such a port, or the core's error.
+ * Return: 0, -EINVAL without such a port, -ENOENT without the P_Key on
+ * it, or the core's error.
  */
 int cm_av_from_path(struct cm_av *av, struct ib_device *ibdev,
 		    struct sa_path_rec *path,
@@ -79,13 +82,13 @@ int cm_av_from_path(struct cm_av *av, struct ib_device *ibdev,
 			return -EINVAL;
 		port_num = sgid_attr->port_num;
 	} else {
-		ret = ib_find_gid(ibdev, &path->sgid, &port_num, NULL);
-		if (ret)
-			return ret;
+		/* No port with the path's source GID: a bad path */
+		if (ib_find_gid(ibdev, &path->sgid, &port_num, NULL))
+			return -EINVAL;
 	}
 	port = cm_port_of(ibdev, port_num);
 	if (!port)
-		return -ENODEV;
+		return -EINVAL;
 	ret = ib_find_cached_pkey(ibdev, port_num, be16_to_cpu(path->pkey),
 				  &av->pkey_index);
 	if (!ret)
