@@ -66,9 +66,13 @@ static void dt_reach(struct cenv *env, const struct dt_case *c,
 	cenv_listen(env, 1, DT_SID);
 	*a = cenv_id(env, 0);
 	cenv_path(env, 0, &path);
-	/* Time wait long enough (about 4 s) to catch an ID in it */
+	/*
+	 * Time wait long enough to catch an ID in it: 2 s on the target
+	 * (4.096 us * 2^19), and short enough for the peer's to end within
+	 * CENV_WAIT_MS where time wait also counts twice the life time.
+	 */
 	if (c->stage == DT_DREP)
-		path.packet_life_time = 19;
+		path.packet_life_time = 18;
 	cenv_req_param(env, 0, &path, DT_SID, &req);
 	KUNIT_ASSERT_EQ(test, ib_send_cm_req(*a, &req), 0);
 	*b = cenv_expect(env, 1, IB_CM_REQ_RECEIVED)->id;
