@@ -162,6 +162,8 @@ static void query_lost(struct kunit *test)
 	struct sar_env *env = test->priv;
 	struct ib_sa_query *q;
 	struct qt_rec r;
+	char log[160];
+	int from;
 
 	atomic_set(&env->sa.drop, QT_TRIES - 1);
 	qt_init(&r);
@@ -170,13 +172,16 @@ static void query_lost(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r.status, 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&env->sa.n_path), 1);
 
+	from = atomic_read(&env->sa.n_dropped);
 	atomic_set(&env->sa.drop, 100);
 	qt_init(&r);
 	KUNIT_ASSERT_GE(test, qt_path(env, &env->client->ibdev, 400, &r, &q), 0);
 	KUNIT_ASSERT_TRUE(test, qt_wait(&r));
 	KUNIT_EXPECT_EQ(test, r.status, -ETIMEDOUT);
 	KUNIT_EXPECT_FALSE(test, r.had_rec);
-	KUNIT_EXPECT_EQ(test, atomic_read(&env->sa.drop), 100 - QT_TRIES);
+	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&env->sa.drop), 100 - QT_TRIES,
+			    "dropped (attr/tid):%s",
+			    sar_dropped_log(&env->sa, from, log, sizeof(log)));
 	atomic_set(&env->sa.drop, 0);
 }
 
@@ -343,6 +348,8 @@ static void query_cpi_resp_time(struct kunit *test)
 	struct sar_env *env = test->priv;
 	struct ib_sa_query *q;
 	struct qt_rec r;
+	char log[160];
+	int from;
 
 	KUNIT_EXPECT_TRUE(test, sar_wait_for(atomic_read(&env->sa.n_cpi) >= 1));
 	env->sa.resp_time = 17;		/* 4.096 us << 17: 537 ms */
@@ -353,12 +360,15 @@ static void query_cpi_resp_time(struct kunit *test)
 	KUNIT_ASSERT_GE(test, qt_path(env, &env->client->ibdev, 400, &r, &q), 0);
 	KUNIT_ASSERT_TRUE(test, qt_wait(&r));
 	atomic_set(&env->sa.n_path, 0);
+	from = atomic_read(&env->sa.n_dropped);
 	atomic_set(&env->sa.drop, 100);
 	qt_init(&r);
 	KUNIT_ASSERT_GE(test, qt_path(env, &env->client->ibdev, 400, &r, &q), 0);
 	KUNIT_ASSERT_TRUE(test, qt_wait(&r));
 	KUNIT_EXPECT_EQ(test, r.status, -ETIMEDOUT);
-	KUNIT_EXPECT_EQ(test, atomic_read(&env->sa.drop), 100 - 1);
+	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&env->sa.drop), 100 - 1,
+			    "dropped (attr/tid):%s",
+			    sar_dropped_log(&env->sa, from, log, sizeof(log)));
 	atomic_set(&env->sa.drop, 0);
 	env->sa.resp_time = 0;
 }

@@ -229,8 +229,16 @@ static void sar_recv(struct ib_mad_agent *agent,
 	 * for a case's queries would otherwise land on it now and then.
 	 */
 	if (hdr->attr_id == IB_SA_ATTR_CLASS_PORTINFO ||
-	    atomic_dec_if_positive(&sa->drop) < 0)
+	    atomic_dec_if_positive(&sa->drop) < 0) {
 		sar_answer(sa, agent, rwc);
+	} else {
+		int n = atomic_inc_return(&sa->n_dropped) - 1;
+
+		if (n < SAR_DROP_LOG) {
+			sa->dropped[n] = hdr->tid;
+			sa->dropped_attr[n] = be16_to_cpu(hdr->attr_id);
+		}
+	}
 out:
 	ib_free_recv_mad(rwc);
 }
@@ -239,6 +247,28 @@ static void sar_sent(struct ib_mad_agent *agent, struct ib_mad_send_wc *wc)
 {
 	rdma_destroy_ah(wc->send_buf->ah, RDMA_DESTROY_AH_SLEEPABLE);
 	ib_free_send_mad(wc->send_buf);
+}
+
+/**
+ * sar_dropped_log - the requests dropped since @from, for a failure message
+ * @sa: the SA
+ * @from: the index of the first drop of interest
+ * @buf: out
+ * @len: its size
+ *
+ * Return: @buf, "attr/tid" per drop.
+ */
+char *sar_dropped_log(struct sar *sa, int from, char *buf, size_t len)
+{
+	int n = min(atomic_read(&sa->n_dropped), SAR_DROP_LOG);
+	size_t at = 0;
+
+	buf[0] = 0;
+	for (; from < n && at < len; from++)
+		at += scnprintf(buf + at, len - at, " %#x/%llx",
+				sa->dropped_attr[from],
+				be64_to_cpu(sa->dropped[from]));
+	return buf;
 }
 
 /**

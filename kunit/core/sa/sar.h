@@ -24,12 +24,16 @@ enum sar_fault {
 };
 
 #define SAR_GROUPS	8
+#define SAR_DROP_LOG	8
 
 /**
  * struct sar - the SA of a test fabric
  * @td: its device
  * @agent: its agent (class SubnAdm, version 2: Get, Set, Delete)
  * @drop: requests still to drop (ClassPortInfo requests are never dropped)
+ * @n_dropped: requests dropped so far
+ * @dropped: the TIDs of the first SAR_DROP_LOG of them, for diagnosis
+ * @dropped_attr: their attribute IDs
  * @delay_ms: how long each answer waits
  * @status: the MAD status of the answers (0: success)
  * @fault: how answers are malformed
@@ -57,6 +61,9 @@ struct sar {
 	struct ib_mad_agent *agent;
 	struct workqueue_struct *wq;
 	atomic_t drop;
+	atomic_t n_dropped;
+	__be64 dropped[SAR_DROP_LOG];
+	u16 dropped_attr[SAR_DROP_LOG];
 	unsigned int delay_ms;
 	u16 status;
 	enum sar_fault fault;
@@ -95,6 +102,7 @@ struct sar_env {
 struct sar_env *sar_env(struct kunit *test);
 void sar_env_free(struct sar_env *env);
 void sar_point_sm(struct kunit *test, struct tdev *client, struct sar *sa);
+char *sar_dropped_log(struct sar *sa, int from, char *buf, size_t len);
 int sar_start(struct sar *sa, struct tdev *td);
 void sar_stop(struct sar *sa);
 u16 sar_lid(struct tdev *td);
