@@ -228,7 +228,7 @@ static void sar_recv(struct ib_mad_agent *agent,
 	 * own schedule (a new SM address, its own retries), so drops meant
 	 * for a case's queries would otherwise land on it now and then.
 	 */
-	if (hdr->attr_id == IB_SA_ATTR_CLASS_PORTINFO ||
+	if (hdr->attr_id == IB_MGMT_CLASSPORTINFO_ATTR_ID ||
 	    atomic_dec_if_positive(&sa->drop) < 0) {
 		sar_answer(sa, agent, rwc);
 	} else {
