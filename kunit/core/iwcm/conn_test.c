@@ -86,13 +86,14 @@ static void conn_accept_fields(struct kunit *test)
 static void conn_close(struct kunit *test, bool active, int abrupt)
 {
 	struct ienv *env = test->priv;
-	struct iw_cm_id *from = active ? env->act : env->child;
 	struct ib_qp *qp = active ? env->qa : env->qp;
 	struct tc *mine = active ? &env->a : &env->p;
 	struct tc *peer = active ? &env->p : &env->a;
+	struct iw_cm_id *from;
 	struct tc_ev e;
 
 	ienv_connected(env);
+	from = active ? env->act : env->child;
 	KUNIT_ASSERT_EQ(test, iw_cm_disconnect(from, abrupt), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&to_iwd_qp(qp)->to_sqd),
 			abrupt ? 0 : 1);
