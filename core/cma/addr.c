@@ -240,11 +240,7 @@ static void cma_addr_done(int status, struct sockaddr *src,
 	} else {
 		event.event = RDMA_CM_EVENT_ADDR_RESOLVED;
 	}
-	if (cma_deliver(priv, &event)) {
-		cma_destroy_unlock(priv);
-		return;
-	}
-	mutex_unlock(&priv->handler_mutex);
+	cma_deliver_unlock(priv, &event, false);
 }
 
 /* Attaches an unbound ID to a device for a loopback destination */
@@ -405,6 +401,24 @@ void cma_addr_cancel(struct cma_id *priv)
 	rdma_addr_cancel(&priv->id.route.addr.dev_addr);
 }
 
+/* One GID of an ID: its IP address's on RoCE, else its hardware one's */
+static void cma_read_gid(struct rdma_cm_id *id, bool local, union ib_gid *gid)
+{
+	struct rdma_addr *addr = &id->route.addr;
+
+	if (!gid)
+		return;
+	if (!id->device)
+		memset(gid, 0, sizeof(*gid));
+	else if (rdma_protocol_roce(id->device, id->port_num))
+		rdma_ip2gid((struct sockaddr *)(local ? &addr->src_addr :
+						       &addr->dst_addr), gid);
+	else if (local)
+		rdma_addr_get_sgid(&addr->dev_addr, gid);
+	else
+		rdma_addr_get_dgid(&addr->dev_addr, gid);
+}
+
 /**
  * rdma_read_gids - the source and destination GIDs of an ID
  * @cm_id: the ID
@@ -417,25 +431,7 @@ void cma_addr_cancel(struct cma_id *priv)
 void rdma_read_gids(struct rdma_cm_id *cm_id, union ib_gid *sgid,
 		    union ib_gid *dgid)
 {
-	struct rdma_addr *addr = &cm_id->route.addr;
-
-	if (!cm_id->device) {
-		if (sgid)
-			memset(sgid, 0, sizeof(*sgid));
-		if (dgid)
-			memset(dgid, 0, sizeof(*dgid));
-		return;
-	}
-	if (rdma_protocol_roce(cm_id->device, cm_id->port_num)) {
-		if (sgid)
-			rdma_ip2gid((struct sockaddr *)&addr->src_addr, sgid);
-		if (dgid)
-			rdma_ip2gid((struct sockaddr *)&addr->dst_addr, dgid);
-		return;
-	}
-	if (sgid)
-		rdma_addr_get_sgid(&addr->dev_addr, sgid);
-	if (dgid)
-		rdma_addr_get_dgid(&addr->dev_addr, dgid);
+	cma_read_gid(cm_id, true, sgid);
+	cma_read_gid(cm_id, false, dgid);
 }
 EXPORT_SYMBOL(rdma_read_gids);

@@ -164,17 +164,15 @@ static struct net_device *cma_req_ndev(struct ib_cm_id *cm_id,
 				       const struct ib_cm_event *ev,
 				       struct cma_req *req)
 {
-	struct net_device *ndev;
+	struct net_device *ndev = NULL;
 
 	if (rdma_protocol_roce(cm_id->device, req->port)) {
-		if (!req->sgid_attr)
-			return NULL;
+		/* the GID entry's netdev, held before the RCU section ends */
 		rcu_read_lock();
-		ndev = rdma_read_gid_attr_ndev_rcu(req->sgid_attr);
-		if (IS_ERR(ndev))
-			ndev = NULL;
-		else
-			dev_hold(ndev);
+		if (req->sgid_attr)
+			ndev = rdma_read_gid_attr_ndev_rcu(req->sgid_attr);
+		ndev = IS_ERR_OR_NULL(ndev) ? NULL : ndev;
+		dev_hold(ndev);
 		rcu_read_unlock();
 		return ndev;
 	}
@@ -288,15 +286,8 @@ static int cma_req_to_listener(struct cma_id *listener, struct ib_cm_id *cm_id,
 	cm_id->cm_handler = ud ? cma_sidr_handler : cma_ib_handler;
 
 	cma_req_event(&event, ev, req);
-	ret = cma_deliver(conn, &event);
-	if (ret) {
-		/* ib_cm destroys its ID (and rejects) when we return non-zero */
-		conn->cm.ib = NULL;
-		cma_destroy_unlock(conn);
-		return ret;
-	}
-	mutex_unlock(&conn->handler_mutex);
-	return 0;
+	/* on a non-zero return ib_cm destroys its ID, which rejects */
+	return cma_deliver_unlock(conn, &event, true);
 }
 
 /* The handler of the shared ib_cm listens: requests for our listeners */
@@ -446,26 +437,48 @@ static int cma_ib_handler(struct ib_cm_id *cm_id, const struct ib_cm_event *ev)
 {
 	struct cma_id *priv = cm_id->context;
 	struct rdma_cm_event event = {};
-	enum cma_state state;
-	int ret;
+	enum cma_state wanted;
 
-	mutex_lock(&priv->handler_mutex);
-	state = cma_state(priv);
 	/* timewait ends a disconnected ID; all else concerns a connecting one */
-	if (ev->event == IB_CM_TIMEWAIT_EXIT ? state != CMA_DISCONNECT :
-					       state != CMA_CONNECT)
-		goto out;
-	if (!cma_conn_event(priv, &event, ev))
-		goto out;
-	ret = cma_deliver(priv, &event);
-	if (ret) {
-		priv->cm.ib = NULL;
-		cma_destroy_unlock(priv);
-		return ret;
-	}
-out:
+	wanted = ev->event == IB_CM_TIMEWAIT_EXIT ? CMA_DISCONNECT :
+						    CMA_CONNECT;
+	mutex_lock(&priv->handler_mutex);
+	if (cma_state(priv) == wanted && cma_conn_event(priv, &event, ev))
+		return cma_deliver_unlock(priv, &event, true);
 	mutex_unlock(&priv->handler_mutex);
 	return 0;
+}
+
+/* A REQ's fields but the private data: what it asks, then where and how */
+static void cma_req_fill(struct cma_id *priv, struct rdma_conn_param *param,
+			 struct ib_cm_req_param *req)
+{
+	struct rdma_route *route = &priv->id.route;
+
+	/* the ULP's asks; retry counts are three bits on the wire */
+	req->initiator_depth = param->initiator_depth;
+	req->responder_resources = param->responder_resources;
+	req->rnr_retry_count = min_t(u8, param->rnr_retry_count, 7);
+	req->retry_count = min_t(u8, param->retry_count, 7);
+	req->flow_control = param->flow_control;
+	req->ece = priv->ece;
+	/* the local QP */
+	req->srq = !!priv->srq;
+	req->starting_psn = priv->seq_num;
+	req->qp_type = priv->id.qp_type;
+	req->qp_num = priv->qp_num;
+	/* the service and the paths to it */
+	req->service_id = rdma_get_service_id(&priv->id, cma_dst(priv));
+	req->ppath_sgid_attr = route->addr.dev_addr.sgid_attr;
+	req->primary_path = route->path_rec;
+	req->primary_path_inbound = route->path_rec_inbound;
+	req->primary_path_outbound = route->path_rec_outbound;
+	req->alternate_path = route->num_pri_alt_paths > 1 ?
+			      &route->path_rec[1] : NULL;
+	/* how long ib_cm waits for the peer, and how often it retries */
+	req->max_cm_retries = CMA_MAX_CM_RETRIES;
+	req->local_cm_response_timeout = CMA_CM_RESPONSE_TIMEOUT;
+	req->remote_cm_response_timeout = CMA_CM_RESPONSE_TIMEOUT;
 }
 
 /**
@@ -477,7 +490,6 @@ out:
  */
 int cma_ib_connect(struct cma_id *priv, struct rdma_conn_param *param)
 {
-	struct rdma_route *route = &priv->id.route;
 	struct ib_cm_req_param req = {};
 	size_t off = cma_ib_hdr_len(priv);
 	struct ib_cm_id *cm_id;
@@ -506,27 +518,7 @@ int cma_ib_connect(struct cma_id *priv, struct rdma_conn_param *param)
 		goto out;
 	}
 	req.private_data = data;
-	req.primary_path = &route->path_rec[0];
-	req.primary_path_inbound = route->path_rec_inbound;
-	req.primary_path_outbound = route->path_rec_outbound;
-	if (route->num_pri_alt_paths == 2)
-		req.alternate_path = &route->path_rec[1];
-	req.ppath_sgid_attr = route->addr.dev_addr.sgid_attr;
-	req.service_id = rdma_get_service_id(&priv->id, cma_dst(priv));
-	req.qp_num = priv->qp_num;
-	req.qp_type = priv->id.qp_type;
-	req.starting_psn = priv->seq_num;
-	req.responder_resources = param->responder_resources;
-	req.initiator_depth = param->initiator_depth;
-	req.flow_control = param->flow_control;
-	req.retry_count = min_t(u8, 7, param->retry_count);
-	req.rnr_retry_count = min_t(u8, 7, param->rnr_retry_count);
-	req.remote_cm_response_timeout = CMA_CM_RESPONSE_TIMEOUT;
-	req.local_cm_response_timeout = CMA_CM_RESPONSE_TIMEOUT;
-	req.max_cm_retries = CMA_MAX_CM_RETRIES;
-	req.srq = priv->srq ? 1 : 0;
-	req.ece = priv->ece;
-
+	cma_req_fill(priv, param, &req);
 	priv->cm.ib = cm_id;
 	ret = ib_send_cm_req(cm_id, &req);
 	if (ret) {
@@ -549,25 +541,26 @@ out:
  */
 int cma_ib_accept(struct cma_id *priv, struct rdma_conn_param *param)
 {
-	struct ib_cm_rep_param rep = {};
+	struct ib_cm_rep_param rep = {
+		/* what the ULP answers */
+		.private_data = param->private_data,
+		.private_data_len = param->private_data_len,
+		.initiator_depth = param->initiator_depth,
+		.responder_resources = param->responder_resources,
+		.rnr_retry_count = min_t(u8, param->rnr_retry_count, 7),
+		.flow_control = param->flow_control,
+		.ece = priv->ece,
+		/* the local QP */
+		.srq = !!priv->srq,
+		.starting_psn = priv->seq_num,
+		.qp_num = priv->qp_num,
+	};
 	int ret;
 
 	ret = cma_qp_to_rtr(priv, param);
 	if (!ret)
 		ret = cma_qp_to_rts(priv, param);
-	if (ret)
-		return ret;
-	rep.qp_num = priv->qp_num;
-	rep.starting_psn = priv->seq_num;
-	rep.private_data = param->private_data;
-	rep.private_data_len = param->private_data_len;
-	rep.responder_resources = param->responder_resources;
-	rep.initiator_depth = param->initiator_depth;
-	rep.flow_control = param->flow_control;
-	rep.rnr_retry_count = min_t(u8, 7, param->rnr_retry_count);
-	rep.srq = priv->srq ? 1 : 0;
-	rep.ece = priv->ece;
-	return ib_send_cm_rep(priv->cm.ib, &rep);
+	return ret ?: ib_send_cm_rep(priv->cm.ib, &rep);
 }
 
 /**
@@ -637,19 +630,14 @@ int cma_ib_set_qkey(struct cma_id *priv, u32 qkey)
 	}
 	if (priv->qkey)
 		return 0;
-	switch (priv->id.ps) {
-	case RDMA_PS_UDP:
-	case RDMA_PS_IB:
+	/* IPoIB's Q_Key is its broadcast group's; rdma_cm's own otherwise */
+	if (priv->id.ps == RDMA_PS_UDP || priv->id.ps == RDMA_PS_IB) {
 		priv->qkey = RDMA_UDP_QKEY;
-		break;
-	case RDMA_PS_IPOIB:
+	} else if (priv->id.ps == RDMA_PS_IPOIB) {
 		ib_addr_get_mgid(dev_addr, &mgid);
 		if (!ib_sa_get_mcmember_rec(priv->id.device, priv->id.port_num,
 					    &mgid, &rec))
 			priv->qkey = be32_to_cpu(rec.qkey);
-		break;
-	default:
-		break;
 	}
 	return 0;
 }
@@ -725,24 +713,21 @@ static int cma_sidr_handler(struct ib_cm_id *cm_id,
 {
 	struct cma_id *priv = cm_id->context;
 	struct rdma_cm_event event = {};
-	int ret = 0;
+	int ret;
 
+	if (ev->event != IB_CM_SIDR_REQ_ERROR &&
+	    ev->event != IB_CM_SIDR_REP_RECEIVED)
+		return 0;
 	mutex_lock(&priv->handler_mutex);
-	if (cma_state(priv) != CMA_CONNECT ||
-	    (ev->event != IB_CM_SIDR_REQ_ERROR &&
-	     ev->event != IB_CM_SIDR_REP_RECEIVED))
-		goto out;
-	cma_sidr_event(priv, &event, ev);
-	ret = cma_deliver(priv, &event);
-	rdma_destroy_ah_attr(&event.param.ud.ah_attr);
-	if (ret) {
-		priv->cm.ib = NULL;
-		cma_destroy_unlock(priv);
-		return ret;
+	if (cma_state(priv) != CMA_CONNECT) {
+		mutex_unlock(&priv->handler_mutex);
+		return 0;
 	}
-out:
-	mutex_unlock(&priv->handler_mutex);
-	return 0;
+	cma_sidr_event(priv, &event, ev);
+	ret = cma_deliver_unlock(priv, &event, true);
+	/* the address handle was the handler's to copy */
+	rdma_destroy_ah_attr(&event.param.ud.ah_attr);
+	return ret;
 }
 
 /**

@@ -212,6 +212,33 @@ int cma_deliver(struct cma_id *priv, struct rdma_cm_event *event)
 	return priv->id.event_handler(&priv->id, event);
 }
 
+/**
+ * cma_deliver_unlock - deliver an event and release the handler lock
+ * @priv: the ID; caller holds its handler lock
+ * @event: the event
+ * @cm_destroys: the event comes from a callback of the ID's ib_cm or iw_cm
+ *	ID, which destroys that ID itself when the callback returns non-zero
+ *
+ * A handler's non-zero return destroys the ID.
+ *
+ * Return: the handler's return value (the ID is gone when non-zero).
+ */
+int cma_deliver_unlock(struct cma_id *priv, struct rdma_cm_event *event,
+		       bool cm_destroys)
+	__releases(&priv->handler_mutex)
+{
+	int ret = cma_deliver(priv, event);
+
+	if (!ret) {
+		mutex_unlock(&priv->handler_mutex);
+		return 0;
+	}
+	if (cm_destroys)
+		priv->cm.ib = NULL;
+	cma_destroy_unlock(priv);
+	return ret;
+}
+
 /* Stops what an ID has in flight in the state it had */
 static void cma_cancel(struct cma_id *priv, enum cma_state old)
 {
@@ -452,13 +479,10 @@ static void cma_event_work_run(struct work_struct *work)
 	struct cma_id *priv = ew->priv;
 
 	mutex_lock(&priv->handler_mutex);
-	if (!cma_move(priv, ew->from, ew->to)) {
+	if (cma_move(priv, ew->from, ew->to))
+		cma_deliver_unlock(priv, &ew->event, false);
+	else
 		mutex_unlock(&priv->handler_mutex);
-	} else if (cma_deliver(priv, &ew->event)) {
-		cma_destroy_unlock(priv);
-	} else {
-		mutex_unlock(&priv->handler_mutex);
-	}
 	cma_put(priv);
 	kfree(ew);
 }

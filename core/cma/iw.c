@@ -57,18 +57,10 @@ static int cma_iw_handler(struct iw_cm_id *iw_id, struct iw_cm_event *ev)
 {
 	struct cma_id *priv = iw_id->context;
 	struct rdma_cm_event event = {};
-	int ret;
 
 	mutex_lock(&priv->handler_mutex);
-	if (cma_state(priv) != CMA_CONNECT || !cma_iw_event(priv, &event, ev))
-		goto out;
-	ret = cma_deliver(priv, &event);
-	if (ret) {
-		priv->cm.iw = NULL;
-		cma_destroy_unlock(priv);
-		return ret;
-	}
-out:
+	if (cma_state(priv) == CMA_CONNECT && cma_iw_event(priv, &event, ev))
+		return cma_deliver_unlock(priv, &event, true);
 	mutex_unlock(&priv->handler_mutex);
 	return 0;
 }
@@ -112,14 +104,7 @@ static int cma_iw_new_conn(struct cma_id *listener, struct iw_cm_id *cm_id,
 	event.param.conn.private_data_len = ev->private_data_len;
 	event.param.conn.initiator_depth = ev->ird;
 	event.param.conn.responder_resources = ev->ord;
-	ret = cma_deliver(conn, &event);
-	if (ret) {
-		conn->cm.iw = NULL;
-		cma_destroy_unlock(conn);
-		return ret;
-	}
-	mutex_unlock(&conn->handler_mutex);
-	return 0;
+	return cma_deliver_unlock(conn, &event, true);
 }
 
 static int cma_iw_req_handler(struct iw_cm_id *cm_id, struct iw_cm_event *ev)

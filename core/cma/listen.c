@@ -114,6 +114,21 @@ static int cma_listen_on_all(struct cma_id *priv)
 	return ret;
 }
 
+/* Listens on the ID's device, or on all of them for a wildcard ID */
+static int cma_listen_start(struct cma_id *priv)
+{
+	struct ib_device *device = priv->id.device;
+	u32 port = priv->id.port_num;
+
+	if (!priv->cdev)
+		return cma_listen_on_all(priv);
+	if (rdma_cap_ib_cm(device, port))
+		return cma_ib_listen(priv);
+	if (rdma_cap_iw_cm(device, port))
+		return cma_iw_listen(priv, priv->backlog);
+	return -ENOSYS;
+}
+
 /**
  * rdma_listen - listen for connection requests (or SIDR requests)
  * @id: the ID, bound (an unbound one is bound to the IPv4 wildcard)
@@ -139,26 +154,15 @@ int rdma_listen(struct rdma_cm_id *id, int backlog)
 		if (!cma_move(priv, CMA_ADDR_BOUND, CMA_LISTEN))
 			return -EINVAL;
 	}
-	ret = cma_ports_listen_check(priv);
-	if (ret)
-		goto err;
-
 	priv->backlog = backlog;
-	if (!priv->cdev)
-		ret = cma_listen_on_all(priv);
-	else if (rdma_cap_ib_cm(id->device, id->port_num))
-		ret = cma_ib_listen(priv);
-	else if (rdma_cap_iw_cm(id->device, id->port_num))
-		ret = cma_iw_listen(priv, backlog);
-	else
-		ret = -ENOSYS;
-	if (ret)
-		goto err;
-	return 0;
-
-err:
-	priv->backlog = 0;
-	cma_move(priv, CMA_LISTEN, CMA_ADDR_BOUND);
+	ret = cma_ports_listen_check(priv);
+	if (!ret)
+		ret = cma_listen_start(priv);
+	if (ret) {
+		/* no request can have reached the ID: it is bound again */
+		priv->backlog = 0;
+		cma_move(priv, CMA_LISTEN, CMA_ADDR_BOUND);
+	}
 	return ret;
 }
 EXPORT_SYMBOL(rdma_listen);

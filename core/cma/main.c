@@ -299,11 +299,7 @@ static void cma_remove_id(struct cma_id *priv)
 		return;
 	}
 	cma_set_state(priv, CMA_DEVICE_REMOVAL);
-	if (cma_deliver(priv, &event)) {
-		cma_destroy_unlock(priv);
-		return;
-	}
-	mutex_unlock(&priv->handler_mutex);
+	cma_deliver_unlock(priv, &event, false);
 }
 
 /**
@@ -370,15 +366,14 @@ static void cma_addr_change_work(struct work_struct *work)
 		.event = RDMA_CM_EVENT_ADDR_CHANGE,
 	};
 
+	enum cma_state state;
+
 	mutex_lock(&priv->handler_mutex);
-	if (cma_state(priv) == CMA_DESTROYING ||
-	    cma_state(priv) == CMA_DEVICE_REMOVAL) {
+	state = cma_state(priv);
+	if (state != CMA_DESTROYING && state != CMA_DEVICE_REMOVAL)
+		cma_deliver_unlock(priv, &event, false);
+	else
 		mutex_unlock(&priv->handler_mutex);
-	} else if (cma_deliver(priv, &event)) {
-		cma_destroy_unlock(priv);
-	} else {
-		mutex_unlock(&priv->handler_mutex);
-	}
 	cma_put(priv);
 	kfree(ac);
 }

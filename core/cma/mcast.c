@@ -14,6 +14,18 @@
 #include <net/addrconf.h>
 #include "internal.h"
 
+/* What a join gives the SA: the member, the group, and its Q_Key and flow */
+#define CMA_MC_MASK (IB_SA_MCMEMBER_REC_JOIN_STATE | IB_SA_MCMEMBER_REC_PKEY | \
+		     IB_SA_MCMEMBER_REC_PORT_GID | IB_SA_MCMEMBER_REC_MGID | \
+		     IB_SA_MCMEMBER_REC_TRAFFIC_CLASS | \
+		     IB_SA_MCMEMBER_REC_FLOW_LABEL | IB_SA_MCMEMBER_REC_SL | \
+		     IB_SA_MCMEMBER_REC_QKEY)
+#define CMA_MC_IPOIB_MASK (CMA_MC_MASK | IB_SA_MCMEMBER_REC_HOP_LIMIT | \
+			   IB_SA_MCMEMBER_REC_MTU | \
+			   IB_SA_MCMEMBER_REC_MTU_SELECTOR | \
+			   IB_SA_MCMEMBER_REC_RATE | \
+			   IB_SA_MCMEMBER_REC_RATE_SELECTOR)
+
 /* The event of a group joined (@status 0) or not */
 static void cma_mc_event(struct cma_mc *mc, int status,
 			 struct ib_sa_mcmember_rec *rec,
@@ -120,16 +132,8 @@ static int cma_ib_join(struct cma_id *priv, struct cma_mc *mc)
 	rdma_addr_get_sgid(dev_addr, &rec.port_gid);
 	rec.pkey = cpu_to_be16(ib_addr_get_pkey(dev_addr));
 	rec.join_state = mc->join_state;
-	mask = IB_SA_MCMEMBER_REC_MGID | IB_SA_MCMEMBER_REC_PORT_GID |
-	       IB_SA_MCMEMBER_REC_PKEY | IB_SA_MCMEMBER_REC_JOIN_STATE |
-	       IB_SA_MCMEMBER_REC_QKEY | IB_SA_MCMEMBER_REC_SL |
-	       IB_SA_MCMEMBER_REC_FLOW_LABEL |
-	       IB_SA_MCMEMBER_REC_TRAFFIC_CLASS;
-	if (priv->id.ps == RDMA_PS_IPOIB)
-		mask |= IB_SA_MCMEMBER_REC_RATE |
-			IB_SA_MCMEMBER_REC_RATE_SELECTOR |
-			IB_SA_MCMEMBER_REC_MTU_SELECTOR |
-			IB_SA_MCMEMBER_REC_MTU | IB_SA_MCMEMBER_REC_HOP_LIMIT;
+	/* IPoIB's groups also fix the link: rate, MTU, hop limit */
+	mask = priv->id.ps == RDMA_PS_IPOIB ? CMA_MC_IPOIB_MASK : CMA_MC_MASK;
 	mc->sa = ib_sa_join_multicast(&cma_sa_client, priv->id.device,
 				      priv->id.port_num, &rec, mask,
 				      GFP_KERNEL, cma_ib_mc_done, mc);
@@ -263,26 +267,28 @@ int rdma_join_multicast(struct rdma_cm_id *id, struct sockaddr *addr,
 {
 	struct cma_id *priv = to_cma(id);
 	enum cma_state state = cma_state(priv);
+	bool roce, ib;
 	struct cma_mc *mc;
 	int ret;
 
-	if (id->qp || !id->device ||
-	    (state != CMA_ADDR_BOUND && state != CMA_ADDR_RESOLVED) ||
-	    id->qp_type != IB_QPT_UD)
+	/* kernel QPs are not attached here; only UD IDs with a device */
+	if (id->qp || id->qp_type != IB_QPT_UD || !id->device)
 		return -EINVAL;
+	if (state != CMA_ADDR_RESOLVED && state != CMA_ADDR_BOUND)
+		return -EINVAL;
+	roce = rdma_protocol_roce(id->device, id->port_num);
+	ib = rdma_cap_ib_mcast(id->device, id->port_num);
+	if (!roce && !ib)
+		return -ENOSYS;
+
 	mc = kzalloc(sizeof(*mc), GFP_KERNEL);
 	if (!mc)
 		return -ENOMEM;
-	memcpy(&mc->addr, addr, rdma_addr_size(addr));
-	mc->context = context;
 	mc->id = priv;
 	mc->join_state = join_state;
-	if (rdma_protocol_roce(id->device, id->port_num))
-		ret = cma_roce_join(priv, mc);
-	else if (rdma_cap_ib_mcast(id->device, id->port_num))
-		ret = cma_ib_join(priv, mc);
-	else
-		ret = -ENOSYS;
+	mc->context = context;
+	memcpy(&mc->addr, addr, rdma_addr_size(addr));
+	ret = roce ? cma_roce_join(priv, mc) : cma_ib_join(priv, mc);
 	if (ret) {
 		kfree(mc);
 		return ret;

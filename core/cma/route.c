@@ -243,10 +243,7 @@ static void cma_path_done(int status, struct sa_path_rec *resp, int num,
 		priv->id.route.path_rec = rec;
 		priv->id.route.num_pri_alt_paths = 1;
 	}
-	if (cma_deliver(priv, &event))
-		cma_destroy_unlock(priv);
-	else
-		mutex_unlock(&priv->handler_mutex);
+	cma_deliver_unlock(priv, &event, false);
 out:
 	cma_put(priv);
 }
