@@ -161,6 +161,8 @@ static int cma_bind(struct cma_id *priv, const struct sockaddr *addr,
 	ret = cma_ports_get(priv);
 	if (ret)
 		goto err_dev;
+	if (priv->cdev)
+		cma_main_track(priv);
 	return 0;
 
 err_dev:
@@ -231,8 +233,11 @@ static void cma_addr_done(int status, struct sockaddr *src,
 	}
 	if (cma_ports_addr_cmp(cma_src(priv), src))
 		memcpy(cma_src(priv), src, rdma_addr_size(src));
-	if (!status && !priv->cdev)
+	if (!status && !priv->cdev) {
 		status = cma_addr_acquire_dev(priv);
+		if (!status)
+			cma_main_track(priv);
+	}
 	if (status) {
 		cma_move(priv, CMA_ADDR_RESOLVED, CMA_ADDR_BOUND);
 		event.event = RDMA_CM_EVENT_ADDR_ERROR;
@@ -304,6 +309,7 @@ static int cma_resolve_loopback(struct cma_id *priv)
 		ret = cma_bind_loopback(priv);
 		if (ret)
 			return ret;
+		cma_main_track(priv);
 	}
 	rdma_addr_get_sgid(dev_addr, &gid);
 	rdma_addr_set_dgid(dev_addr, &gid);

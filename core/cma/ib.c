@@ -222,7 +222,10 @@ static int cma_req_id_setup(struct cma_id *conn, struct cma_id *listener,
 	if (cdev)
 		cma_main_attach(conn, cdev);
 	mutex_unlock(&cma_mutex);
-	return cdev ? 0 : -ENODEV;
+	if (!cdev)
+		return -ENODEV;
+	cma_main_track(conn);
+	return 0;
 }
 
 static void cma_req_event(struct rdma_cm_event *event,

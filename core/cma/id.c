@@ -273,6 +273,8 @@ static void cma_free(struct cma_id *priv)
 {
 	struct rdma_dev_addr *dev_addr = &priv->id.route.addr.dev_addr;
 
+	/* before the device may go: tracking finds it through the ID */
+	rdma_restrack_del(&priv->rt.res);
 	cma_main_detach(priv);
 	cma_route_free(priv);
 	if (dev_addr->sgid_attr) {

@@ -241,6 +241,7 @@ extern struct list_head cma_devices;
 extern struct list_head cma_listeners;
 void cma_main_attach(struct cma_id *priv, struct cma_device *cdev);
 void cma_main_detach(struct cma_id *priv);
+void cma_main_track(struct cma_id *priv);
 struct cma_device *cma_main_find_device(struct ib_device *device);
 struct xarray *cma_main_ps_xa(struct net *net, enum rdma_ucm_port_space ps);
 enum ib_gid_type cma_main_gid_type(struct cma_device *cdev, u32 port);

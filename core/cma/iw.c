@@ -94,6 +94,7 @@ static int cma_iw_new_conn(struct cma_id *listener, struct iw_cm_id *cm_id,
 	mutex_lock(&cma_mutex);
 	cma_main_attach(conn, listener->cdev);
 	mutex_unlock(&cma_mutex);
+	cma_main_track(conn);
 	memcpy(cma_src(conn), laddr, rdma_addr_size(laddr));
 	memcpy(cma_dst(conn), raddr, rdma_addr_size(raddr));
 	conn->cm.iw = cm_id;

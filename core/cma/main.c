@@ -99,8 +99,8 @@ static void cma_dev_put(struct cma_device *cdev)
  * @priv: the ID, not attached yet
  * @cdev: the device
  *
- * The ID takes a reference on the device and appears in resource
- * tracking.  Caller holds cma_mutex.
+ * The ID takes a reference on the device; cma_main_track() then shows it
+ * in resource tracking.  Caller holds cma_mutex.
  */
 void cma_main_attach(struct cma_id *priv, struct cma_device *cdev)
 {
@@ -112,6 +112,14 @@ void cma_main_attach(struct cma_id *priv, struct cma_device *cdev)
 					   priv->id.port_num :
 					   rdma_start_port(cdev->device));
 	list_add_tail(&priv->dev_link, &cdev->ids);
+}
+
+/**
+ * cma_main_track - show an ID attached to its device in resource tracking
+ * @priv: the ID, once what attached it succeeded (internal IDs stay out)
+ */
+void cma_main_track(struct cma_id *priv)
+{
 	if (!priv->internal)
 		rdma_restrack_add(&priv->rt.res);
 }
@@ -130,11 +138,8 @@ void cma_main_detach(struct cma_id *priv)
 		list_del_init(&priv->dev_link);
 	priv->cdev = NULL;
 	mutex_unlock(&cma_mutex);
-	if (!cdev)
-		return;
-	if (!priv->internal)
-		rdma_restrack_del(&priv->rt.res);
-	cma_dev_put(cdev);
+	if (cdev)
+		cma_dev_put(cdev);
 }
 
 /**
