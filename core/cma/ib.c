@@ -128,10 +128,12 @@ static int cma_req_parse(struct ib_cm_id *cm_id, const struct ib_cm_event *ev,
 			 struct cma_req *req)
 {
 	const struct cma_wire_hdr *hdr = ev->private_data;
-	u64 sid = be64_to_cpu(cm_id->service_id);
+	u64 sid;
 	u8 size;
 	int ipv;
 
+	sid = be64_to_cpu(ev->event == IB_CM_REQ_RECEIVED ? cm_id->service_id :
+			  ev->param.sidr_req_rcvd.service_id);
 	req->ps = (sid >> 16) & 0xffff;
 	if (ev->event == IB_CM_REQ_RECEIVED) {
 		req->port = ev->param.req_rcvd.port;
