@@ -138,6 +138,7 @@ struct cma_id *cma_id_alloc(struct net *net, rdma_cm_event_handler handler,
 	INIT_LIST_HEAD(&priv->mcs);
 	priv->seq_num = get_random_u32() & 0xffffff;
 	priv->rt.id = &priv->id;
+	cma_neigh_init_id(priv);
 	rdma_restrack_new(&priv->rt.res, RDMA_RESTRACK_CM_ID);
 	return priv;
 }
@@ -288,6 +289,7 @@ static void cma_free(struct cma_id *priv)
 static void cma_teardown(struct cma_id *priv, enum cma_state old)
 {
 	cma_cancel(priv, old);
+	cma_neigh_unwatch(priv);
 	cma_destroy_cm(priv);
 	cma_mcast_leave_all(priv);
 	cma_ports_release(priv);

@@ -13,6 +13,9 @@
  *                          wildcard listeners, the port spaces
  *   cma_id.qp_mutex        the ID's QP and the options routes and QPs read
  *   cma_id.lock            the ID's state
+ *   cma_neigh_lock         the IDs with a RoCE route (neigh.c), a
+ *                          spinlock taken from the netevent chain; no
+ *                          other lock is taken under it
  *
  * No lock of ours is held when ib_cm, iw_cm, ib_core's address resolution
  * or the SA client is called to cancel or destroy (they wait for their
@@ -155,6 +158,7 @@ struct cma_mc {
  * @mcs: the multicast groups joined (@lock)
  * @timeout_ms: the route's time limit (SA queries)
  * @caller: the module that created a kernel ID
+ * @neigh_link: on the IDs with a RoCE route (neigh.c's lock)
  */
 struct cma_id {
 	struct rdma_cm_id id;
@@ -199,6 +203,7 @@ struct cma_id {
 	struct list_head mcs;
 	unsigned long timeout_ms;
 	const char *caller;
+	struct list_head neigh_link;
 };
 
 static inline struct cma_id *to_cma(struct rdma_cm_id *id)
@@ -289,6 +294,13 @@ void cma_route_exit(void);
 void cma_route_cancel(struct cma_id *priv);
 void cma_route_free(struct cma_id *priv);
 int cma_route_roce_l2(struct cma_id *priv, struct sa_path_rec *rec);
+
+/* neigh.c */
+int cma_neigh_init(void);
+void cma_neigh_exit(void);
+void cma_neigh_init_id(struct cma_id *priv);
+void cma_neigh_watch(struct cma_id *priv);
+void cma_neigh_unwatch(struct cma_id *priv);
 
 /* listen.c */
 int cma_listen_on_device(struct cma_id *parent, struct cma_device *cdev);

@@ -3,7 +3,8 @@
  * rdma_cm's module entry: its work queue, the port spaces of every network
  * namespace, the ib_client that gives each RDMA device with a connection
  * manager a struct cma_device (and takes it away, telling the IDs on it),
- * and the netdev notifier behind RDMA_CM_EVENT_ADDR_CHANGE.
+ * the netdev notifier behind RDMA_CM_EVENT_ADDR_CHANGE, and (neigh.c)
+ * the netevent notifier of RoCE routes.
  *
  * cma_mutex protects cma_devices, every cma_device's ID list,
  * cma_listeners (the wildcard listeners, which listen on every device, on
@@ -442,6 +443,9 @@ static int __init cma_init(void)
 	ret = register_netdevice_notifier(&cma_netdev_nb);
 	if (ret)
 		goto err_pernet;
+	ret = cma_neigh_init();
+	if (ret)
+		goto err_netdev;
 	cma_route_init();
 	ret = ib_register_client(&cma_client);
 	if (ret)
@@ -450,6 +454,8 @@ static int __init cma_init(void)
 
 err_sa:
 	cma_route_exit();
+	cma_neigh_exit();
+err_netdev:
 	unregister_netdevice_notifier(&cma_netdev_nb);
 err_pernet:
 	unregister_pernet_subsys(&cma_pernet_ops);
@@ -462,6 +468,7 @@ static void __exit cma_exit(void)
 {
 	ib_unregister_client(&cma_client);
 	cma_route_exit();
+	cma_neigh_exit();
 	unregister_netdevice_notifier(&cma_netdev_nb);
 	unregister_pernet_subsys(&cma_pernet_ops);
 	destroy_workqueue(cma_wq);

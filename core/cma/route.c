@@ -208,6 +208,8 @@ static int cma_resolve_roce(struct cma_id *priv)
 			      &event);
 	if (ret)
 		cma_route_free(priv);
+	else
+		cma_neigh_watch(priv);
 	return ret;
 
 err:

@@ -15,6 +15,7 @@
 #include <rdma/restrack.h>
 #include "tdev.h"
 #include "tk.h"
+#include "tnet.h"
 #include "cenv.h"
 
 #define PORT	20049
@@ -545,6 +546,27 @@ static void device_removal(struct kunit *test)
 					 RDMA_CM_EVENT_DEVICE_REMOVAL), 0);
 }
 
+static void neighbour_changes_mac(struct kunit *test)
+{
+	struct cenv_case *c = cenv_case(test, true);
+	struct rdma_cm_id *id = routed(test, c, RDMA_PS_TCP, IB_QPT_RC, PORT);
+	struct rdma_cm_id *other = resolved(test, c, RDMA_PS_TCP, IB_QPT_RC,
+					    PORT);
+	const struct cenv_event *ev;
+	int ret;
+
+	/* the next hop moves to another MAC: the route is stale */
+	ret = tnet_ip("neigh replace 10.74.0.2 lladdr 02:00:00:00:00:99 dev "
+		      CENV_DEV0);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	ev = cenv_wait(test, &c->rec, id, RDMA_CM_EVENT_UNREACHABLE);
+	tnet_ip("neigh del 10.74.0.2 dev " CENV_DEV0);
+	KUNIT_EXPECT_EQ(test, ev->event.status, -ETIMEDOUT);
+	/* an ID without a route is not told */
+	KUNIT_EXPECT_EQ(test, cenv_count(&c->rec, other,
+					 RDMA_CM_EVENT_UNREACHABLE), 0);
+}
+
 static int conn_suite_init(struct kunit_suite *suite)
 {
 	return cenv_up(suite);
@@ -571,6 +593,8 @@ static struct kunit_case cma_conn_cases[] = {
 	KUNIT_CASE(ud_sidr),
 	KUNIT_CASE(roce_multicast),
 	KUNIT_CASE(device_removal),
+	/* last: it changes the neighbour table (and restores it) */
+	KUNIT_CASE(neighbour_changes_mac),
 	{}
 };
 
