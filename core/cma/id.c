@@ -213,6 +213,30 @@ int cma_deliver(struct cma_id *priv, struct rdma_cm_event *event)
 	return priv->id.event_handler(&priv->id, event);
 }
 
+static int cma_deliver_finish(struct cma_id *priv, struct rdma_cm_event *event,
+			      bool cm_destroys, bool put)
+	__releases(&priv->handler_mutex)
+{
+	int ret = cma_deliver(priv, event);
+
+	if (!ret) {
+		mutex_unlock(&priv->handler_mutex);
+		if (put)
+			cma_put(priv);
+		return 0;
+	}
+	if (cm_destroys)
+		priv->cm.ib = NULL;
+	/*
+	 * The handler lock held and the ID not yet CMA_DESTROYING: the
+	 * creator's reference keeps it while ours goes.
+	 */
+	if (put)
+		cma_put(priv);
+	cma_destroy_unlock(priv);
+	return ret;
+}
+
 /**
  * cma_deliver_unlock - deliver an event and release the handler lock
  * @priv: the ID; caller holds its handler lock
@@ -228,16 +252,21 @@ int cma_deliver_unlock(struct cma_id *priv, struct rdma_cm_event *event,
 		       bool cm_destroys)
 	__releases(&priv->handler_mutex)
 {
-	int ret = cma_deliver(priv, event);
+	return cma_deliver_finish(priv, event, cm_destroys, false);
+}
 
-	if (!ret) {
-		mutex_unlock(&priv->handler_mutex);
-		return 0;
-	}
-	if (cm_destroys)
-		priv->cm.ib = NULL;
-	cma_destroy_unlock(priv);
-	return ret;
+/**
+ * cma_deliver_unlock_put - deliver an event for a holder of a reference
+ * @priv: the ID; caller holds its handler lock and a reference, which
+ *	this gives back (before destroying the ID, which waits for all)
+ * @event: the event
+ *
+ * Return: the handler's return value (the ID is gone when non-zero).
+ */
+int cma_deliver_unlock_put(struct cma_id *priv, struct rdma_cm_event *event)
+	__releases(&priv->handler_mutex)
+{
+	return cma_deliver_finish(priv, event, false, true);
 }
 
 /* Stops what an ID has in flight in the state it had */
@@ -483,11 +512,12 @@ static void cma_event_work_run(struct work_struct *work)
 	struct cma_id *priv = ew->priv;
 
 	mutex_lock(&priv->handler_mutex);
-	if (cma_move(priv, ew->from, ew->to))
-		cma_deliver_unlock(priv, &ew->event, false);
-	else
+	if (cma_move(priv, ew->from, ew->to)) {
+		cma_deliver_unlock_put(priv, &ew->event);
+	} else {
 		mutex_unlock(&priv->handler_mutex);
-	cma_put(priv);
+		cma_put(priv);
+	}
 	kfree(ew);
 }
 

@@ -267,6 +267,7 @@ int cma_deliver(struct cma_id *priv, struct rdma_cm_event *event);
 void cma_destroy_unlock(struct cma_id *priv);
 int cma_deliver_unlock(struct cma_id *priv, struct rdma_cm_event *event,
 		       bool cm_destroys);
+int cma_deliver_unlock_put(struct cma_id *priv, struct rdma_cm_event *event);
 void cma_destroy_internal(struct cma_id *priv);
 int cma_queue_event(struct cma_id *priv, enum cma_state from,
 		    enum cma_state to, const struct rdma_cm_event *event);

@@ -299,13 +299,13 @@ static void cma_remove_id(struct cma_id *priv)
 		return;
 	}
 	mutex_lock(&priv->handler_mutex);
-	cma_put(priv);
 	if (cma_state(priv) == CMA_DESTROYING) {
 		mutex_unlock(&priv->handler_mutex);
+		cma_put(priv);
 		return;
 	}
 	cma_set_state(priv, CMA_DEVICE_REMOVAL);
-	cma_deliver_unlock(priv, &event, false);
+	cma_deliver_unlock_put(priv, &event);
 }
 
 /**
@@ -374,14 +374,15 @@ static void cma_addr_change_work(struct work_struct *work)
 
 	enum cma_state state;
 
+	kfree(ac);
 	mutex_lock(&priv->handler_mutex);
 	state = cma_state(priv);
-	if (state != CMA_DESTROYING && state != CMA_DEVICE_REMOVAL)
-		cma_deliver_unlock(priv, &event, false);
-	else
+	if (state != CMA_DESTROYING && state != CMA_DEVICE_REMOVAL) {
+		cma_deliver_unlock_put(priv, &event);
+	} else {
 		mutex_unlock(&priv->handler_mutex);
-	cma_put(priv);
-	kfree(ac);
+		cma_put(priv);
+	}
 }
 
 static void cma_netdev_changed(struct net_device *ndev, struct cma_id *priv)

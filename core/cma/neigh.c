@@ -27,11 +27,12 @@ static void cma_neigh_work(struct work_struct *work)
 
 	mutex_lock(&priv->handler_mutex);
 	state = cma_state(priv);
-	if (state != CMA_DESTROYING && state != CMA_DEVICE_REMOVAL)
-		cma_deliver_unlock(priv, &event, false);
-	else
+	if (state != CMA_DESTROYING && state != CMA_DEVICE_REMOVAL) {
+		cma_deliver_unlock_put(priv, &event);
+	} else {
 		mutex_unlock(&priv->handler_mutex);
-	cma_put(priv);
+		cma_put(priv);
+	}
 }
 
 /**

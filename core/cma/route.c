@@ -217,43 +217,71 @@ err:
 	return ret;
 }
 
-static void cma_path_done(int status, struct sa_path_rec *resp, int num,
-			  void *context)
-{
-	struct cma_id *priv = context;
-	struct rdma_cm_event event = { .event = RDMA_CM_EVENT_ROUTE_RESOLVED };
-	enum cma_state to = CMA_ROUTE_RESOLVED;
-	struct sa_path_rec *rec = NULL;
+/**
+ * struct cma_path_work - an SA path query and its answer
+ * @work: delivers the answer from cma_wq (the SA's callback may not sleep)
+ * @priv: the ID; the query holds a reference on it
+ * @status: the query's status
+ * @rec: the first path record of the answer
+ */
+struct cma_path_work {
+	struct work_struct work;
+	struct cma_id *priv;
+	int status;
+	struct sa_path_rec rec;
+};
 
-	if (!status && num >= 1 && resp)
-		rec = kmemdup(resp, sizeof(*resp), GFP_KERNEL);
-	if (!status && !rec)
-		status = -ENOMEM;
+static void cma_path_work_run(struct work_struct *work)
+{
+	struct cma_path_work *pw = container_of(work, struct cma_path_work,
+						work);
+	struct rdma_cm_event event = { .event = RDMA_CM_EVENT_ROUTE_RESOLVED };
+	struct cma_id *priv = pw->priv;
+	struct sa_path_rec *rec = NULL;
+	int status = pw->status;
+
+	if (!status) {
+		rec = kmemdup(&pw->rec, sizeof(*rec), GFP_KERNEL);
+		status = rec ? 0 : -ENOMEM;
+	}
+	kfree(pw);
 	if (status) {
 		event.event = RDMA_CM_EVENT_ROUTE_ERROR;
 		event.status = status;
-		to = CMA_ADDR_RESOLVED;
 	}
-
 	mutex_lock(&priv->handler_mutex);
-	if (!cma_move(priv, CMA_ROUTE_QUERY, to)) {
+	if (!cma_move(priv, CMA_ROUTE_QUERY,
+		      status ? CMA_ADDR_RESOLVED : CMA_ROUTE_RESOLVED)) {
 		mutex_unlock(&priv->handler_mutex);
 		kfree(rec);
-		goto out;
+		cma_put(priv);
+		return;
 	}
 	if (rec) {
 		priv->id.route.path_rec = rec;
 		priv->id.route.num_pri_alt_paths = 1;
 	}
-	cma_deliver_unlock(priv, &event, false);
-out:
-	cma_put(priv);
+	cma_deliver_unlock_put(priv, &event);
+}
+
+static void cma_path_done(int status, struct sa_path_rec *resp, int num,
+			  void *context)
+{
+	struct cma_path_work *pw = context;
+
+	pw->status = status;
+	if (!status && (num < 1 || !resp))
+		pw->status = -ENODATA;
+	if (!pw->status)
+		pw->rec = resp[0];
+	queue_work(cma_wq, &pw->work);
 }
 
 static int cma_resolve_ib_path(struct cma_id *priv, unsigned long timeout_ms)
 {
 	struct rdma_dev_addr *dev_addr = &priv->id.route.addr.dev_addr;
 	struct sa_path_rec rec = { .rec_type = SA_PATH_REC_TYPE_IB };
+	struct cma_path_work *pw;
 	ib_sa_comp_mask mask;
 	struct sockaddr_in6 *sin6;
 	struct sockaddr_ib *sib;
@@ -284,12 +312,19 @@ static int cma_resolve_ib_path(struct cma_id *priv, unsigned long timeout_ms)
 		mask |= IB_SA_PATH_REC_TRAFFIC_CLASS;
 		break;
 	}
+	pw = kzalloc(sizeof(*pw), GFP_KERNEL);
+	if (!pw)
+		return -ENOMEM;
+	INIT_WORK(&pw->work, cma_path_work_run);
+	pw->priv = priv;
 	priv->timeout_ms = timeout_ms;
 	ret = ib_sa_path_rec_get(&cma_sa_client, priv->id.device,
 				 priv->id.port_num, &rec, mask, timeout_ms,
-				 GFP_KERNEL, cma_path_done, priv, &priv->query);
-	if (ret < 0)
+				 GFP_KERNEL, cma_path_done, pw, &priv->query);
+	if (ret < 0) {
+		kfree(pw);
 		return ret;
+	}
 	priv->query_id = ret;
 	return 0;
 }
