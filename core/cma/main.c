@@ -77,9 +77,9 @@ static void __net_exit cma_net_exit(struct net *net)
 	struct cma_pernet *pn = net_generic(net, cma_pernet_id);
 	int i;
 
-	/* IDs hold their namespace: none can be bound here any more */
+	/* IDs hold their namespace: none is bound here any more */
 	for (i = 0; i < ARRAY_SIZE(pn->ps); i++)
-		WARN_ON(!xa_empty(&pn->ps[i]));
+		xa_destroy(&pn->ps[i]);
 }
 
 static struct pernet_operations cma_pernet_ops = {
