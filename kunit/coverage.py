@@ -11,8 +11,8 @@ wraps it does (ib_alloc_pd() for __ib_alloc_pd(), ib_dereg_mr() for
 ib_dereg_mr_user(), uverbs_get_const() for _uverbs_get_const_unsigned()
 ...).  The test double (kunit/tdev/) does not count: it is not a case.
 
-Exports are the names in EXPORT_SYMBOL*() of core/ (ib_core) and of
-uverbs/ (ib_uverbs); a macro that exports its argument
+Exports are the names in EXPORT_SYMBOL*() of core/ (ib_core, and iw_cm
+in core/iwcm/) and of uverbs/ (ib_uverbs); a macro that exports its argument
 (IBDEV_LEVEL_FN(name, ...)) counts each of its uses.  The headers are read
 from --headers (default: include/rdma of the newest
 /usr/src/linux-headers-*-common).
