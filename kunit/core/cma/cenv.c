@@ -4,8 +4,10 @@
  *
  * cenv is written by suite_init and suite_exit only; cases read it.
  */
+#include <linux/delay.h>
 #include <linux/etherdevice.h>
 #include <linux/inet.h>
+#include <net/net_namespace.h>
 #include <rdma/ib_cache.h>
 #include "tdev.h"
 #include "tk.h"

@@ -11,6 +11,7 @@
 #include <kunit/test.h>
 #include <linux/etherdevice.h>
 #include <rdma/ib_cm.h>
+#include <rdma/rdma_cm_ib.h>
 #include <rdma/ib_cache.h>
 #include <rdma/restrack.h>
 #include "tdev.h"

@@ -5,7 +5,10 @@
  * event and reject texts.  No device and no connection manager needed.
  */
 #include <kunit/test.h>
+#include <linux/nsproxy.h>
+#include <linux/sched.h>
 #include <rdma/ib_cm.h>
+#include <rdma/rdma_cm_ib.h>
 #include <rdma/iw_cm.h>
 #include <rdma/restrack.h>
 #include "tk.h"

@@ -7,6 +7,7 @@
  */
 #include <kunit/test.h>
 #include <net/ip.h>
+#include <rdma/ib.h>
 #include "cenv.h"
 
 /* A port the cases use: above the usual privileged ones */
