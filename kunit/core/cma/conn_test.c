@@ -203,6 +203,26 @@ static void resolve_errors(struct kunit *test)
 	cenv_wait(test, &c->rec, id, RDMA_CM_EVENT_ADDR_RESOLVED);
 }
 
+static void loopback_destination(struct kunit *test)
+{
+	struct cenv_case *c = cenv_case(test, true);
+	struct rdma_cm_id *id = cenv_id(test, c, &init_net, RDMA_PS_TCP,
+					IB_QPT_RC);
+	union ib_gid sgid, dgid;
+	union cenv_sa dst;
+
+	/* the wildcard destination is this host, on some device of it */
+	cenv_sa(test, &dst, "0.0.0.0", PORT);
+	KUNIT_ASSERT_EQ(test, rdma_resolve_addr(id, NULL, &dst.sa, 5000), 0);
+	cenv_wait(test, &c->rec, id, RDMA_CM_EVENT_ADDR_RESOLVED);
+	KUNIT_ASSERT_NOT_NULL(test, id->device);
+	rdma_addr_get_sgid(&id->route.addr.dev_addr, &sgid);
+	rdma_addr_get_dgid(&id->route.addr.dev_addr, &dgid);
+	KUNIT_EXPECT_EQ(test, memcmp(&sgid, &dgid, sizeof(sgid)), 0);
+	/* RoCE needs a netdev for a route, which loopback does not bind */
+	KUNIT_EXPECT_EQ(test, rdma_resolve_route(id, 5000), -ENODEV);
+}
+
 static void bind_to_device_address(struct kunit *test)
 {
 	struct cenv_case *c = cenv_case(test, true);
@@ -583,6 +603,7 @@ static struct kunit_case cma_conn_cases[] = {
 	KUNIT_CASE(route_options),
 	KUNIT_CASE(ulp_given_path),
 	KUNIT_CASE(resolve_errors),
+	KUNIT_CASE(loopback_destination),
 	KUNIT_CASE(bind_to_device_address),
 	KUNIT_CASE(init_qp_attr_and_qps),
 	KUNIT_CASE(connect_accept_disconnect),
