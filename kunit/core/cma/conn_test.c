@@ -447,21 +447,34 @@ static void ece_and_connect_locked(struct kunit *test)
 	struct rdma_conn_param param = { .responder_resources = 1,
 					 .initiator_depth = 1 };
 	const struct cenv_event *req;
+	struct ib_qp_attr attr;
+	int mask;
 
 	listener(test, c, RDMA_PS_TCP, IB_QPT_RC, "10.74.0.2");
 	id = routed(test, c, RDMA_PS_TCP, IB_QPT_RC, PORT);
 	cenv_qp(test, c, id);
+	KUNIT_ASSERT_EQ(test, rdma_set_ack_timeout(id, 16), 0);
 	rdma_lock_handler(id);
 	KUNIT_EXPECT_EQ(test, rdma_connect_locked(id, &param), 0);
 	rdma_unlock_handler(id);
 	req = cenv_wait(test, &c->rec, NULL, RDMA_CM_EVENT_CONNECT_REQUEST);
 	conn = req->id;
 	cenv_qp(test, c, conn);
+	KUNIT_ASSERT_EQ(test, rdma_set_min_rnr_timer(conn, 5), 0);
 	rdma_lock_handler(conn);
 	KUNIT_EXPECT_EQ(test, rdma_accept_ece(conn, &param, &ece), 0);
 	rdma_unlock_handler(conn);
 	cenv_wait(test, &c->rec, id, RDMA_CM_EVENT_ESTABLISHED);
 	cenv_wait(test, &c->rec, conn, RDMA_CM_EVENT_ESTABLISHED);
+	/* the options replace what the connection would give the QP */
+	attr.qp_state = IB_QPS_RTS;
+	KUNIT_ASSERT_EQ(test, rdma_init_qp_attr(id, &attr, &mask), 0);
+	KUNIT_EXPECT_TRUE(test, mask & IB_QP_TIMEOUT);
+	KUNIT_EXPECT_EQ(test, attr.timeout, 16);
+	attr.qp_state = IB_QPS_RTR;
+	KUNIT_ASSERT_EQ(test, rdma_init_qp_attr(conn, &attr, &mask), 0);
+	KUNIT_EXPECT_TRUE(test, mask & IB_QP_MIN_RNR_TIMER);
+	KUNIT_EXPECT_EQ(test, attr.min_rnr_timer, 5);
 	/* established already: ib_cm says so; other events are not its */
 	KUNIT_EXPECT_EQ(test, rdma_notify(conn, IB_EVENT_COMM_EST), -EISCONN);
 	KUNIT_EXPECT_EQ(test, rdma_notify(conn, IB_EVENT_QP_FATAL), -EINVAL);
