@@ -6,87 +6,94 @@
 #include "abi/ib_cm/cm.h"
 #include "internal.h"
 
-/* The states in which a connection's parameters are known */
+/*
+ * States in which both QPs are known: the passive side from the REQ on,
+ * the active side from the REP on; and those of an active side that has
+ * only sent its REQ (enough for INIT).
+ */
+#define CM_BOTH_QPS (BIT(IB_CM_ESTABLISHED) | BIT(IB_CM_REQ_RCVD) |	\
+		     BIT(IB_CM_MRA_REQ_SENT) | BIT(IB_CM_REP_SENT) |	\
+		     BIT(IB_CM_MRA_REP_RCVD) | BIT(IB_CM_REP_RCVD) |	\
+		     BIT(IB_CM_MRA_REP_SENT))
+#define CM_OWN_QP (BIT(IB_CM_REQ_SENT) | BIT(IB_CM_MRA_REQ_RCVD))
+
 static bool cm_has_conn(const struct cm_id_priv *priv, bool need_peer)
 {
-	switch (priv->id.state) {
-	case IB_CM_REQ_SENT:
-	case IB_CM_MRA_REQ_RCVD:
-		return !need_peer;
-	case IB_CM_REQ_RCVD:
-	case IB_CM_MRA_REQ_SENT:
-	case IB_CM_REP_RCVD:
-	case IB_CM_MRA_REP_SENT:
-	case IB_CM_REP_SENT:
-	case IB_CM_MRA_REP_RCVD:
-	case IB_CM_ESTABLISHED:
-		return true;
-	default:
-		return false;
-	}
+	unsigned long states = need_peer ? CM_BOTH_QPS :
+				CM_BOTH_QPS | CM_OWN_QP;
+
+	return states & BIT(priv->id.state);
 }
 
 static void cm_attr_init(struct cm_id_priv *priv, struct ib_qp_attr *a,
 			 int *mask)
 {
-	*mask = IB_QP_STATE | IB_QP_ACCESS_FLAGS | IB_QP_PKEY_INDEX |
-		IB_QP_PORT;
-	a->qp_access_flags = IB_ACCESS_REMOTE_WRITE;
-	if (priv->responder_resources)
-		a->qp_access_flags |= IB_ACCESS_REMOTE_READ |
-				      IB_ACCESS_REMOTE_ATOMIC;
-	a->pkey_index = priv->av.pkey_index;
+	/* Reads and atomics only when we accept some */
+	int access = priv->responder_resources ?
+		     IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_READ |
+		     IB_ACCESS_REMOTE_ATOMIC : IB_ACCESS_REMOTE_WRITE;
+
 	a->port_num = priv->av.port->num;
+	a->pkey_index = priv->av.pkey_index;
+	a->qp_access_flags = access;
+	*mask = IB_QP_STATE | IB_QP_PORT | IB_QP_PKEY_INDEX |
+		IB_QP_ACCESS_FLAGS;
 }
 
 static void cm_attr_rtr(struct cm_id_priv *priv, struct ib_qp_attr *a,
 			int *mask)
 {
-	*mask = IB_QP_STATE | IB_QP_AV | IB_QP_PATH_MTU | IB_QP_DEST_QPN |
+	bool reads = priv->qp_type == IB_QPT_RC ||
+		     priv->qp_type == IB_QPT_XRC_TGT;
+	int m = IB_QP_STATE | IB_QP_AV | IB_QP_PATH_MTU | IB_QP_DEST_QPN |
 		IB_QP_RQ_PSN;
+
 	a->ah_attr = priv->av.attr;
-	a->path_mtu = priv->path_mtu;
 	a->dest_qp_num = priv->remote_qpn;
+	a->path_mtu = priv->path_mtu;
 	a->rq_psn = priv->rq_psn;
-	if (priv->qp_type == IB_QPT_RC || priv->qp_type == IB_QPT_XRC_TGT) {
-		*mask |= IB_QP_MAX_DEST_RD_ATOMIC | IB_QP_MIN_RNR_TIMER;
-		a->max_dest_rd_atomic = priv->responder_resources;
+	if (reads) {
+		/* The responder's side of RDMA reads and atomics */
+		m |= IB_QP_MIN_RNR_TIMER | IB_QP_MAX_DEST_RD_ATOMIC;
 		a->min_rnr_timer = 0;
+		a->max_dest_rd_atomic = priv->responder_resources;
 	}
 	if (priv->alt_av.valid) {
-		*mask |= IB_QP_ALT_PATH;
-		a->alt_port_num = priv->alt_av.port->num;
-		a->alt_pkey_index = priv->alt_av.pkey_index;
-		a->alt_timeout = priv->alt_av.timeout;
+		m |= IB_QP_ALT_PATH;
 		a->alt_ah_attr = priv->alt_av.attr;
+		a->alt_timeout = priv->alt_av.timeout;
+		a->alt_pkey_index = priv->alt_av.pkey_index;
+		a->alt_port_num = priv->alt_av.port->num;
 	}
+	*mask = m;
 }
 
 static void cm_attr_rts(struct cm_id_priv *priv, struct ib_qp_attr *a,
 			int *mask)
 {
-	*mask = IB_QP_STATE | IB_QP_SQ_PSN;
+	bool sends = priv->qp_type == IB_QPT_RC ||
+		     priv->qp_type == IB_QPT_XRC_INI;
+	bool acks = sends || priv->qp_type == IB_QPT_XRC_TGT;
+	int m = IB_QP_STATE | IB_QP_SQ_PSN;
+
 	a->sq_psn = priv->sq_psn;
-	switch (priv->qp_type) {
-	case IB_QPT_RC:
-	case IB_QPT_XRC_INI:
-		*mask |= IB_QP_RETRY_CNT | IB_QP_RNR_RETRY |
-			 IB_QP_MAX_QP_RD_ATOMIC;
-		a->retry_cnt = priv->retry_count;
-		a->rnr_retry = priv->rnr_retry_count;
+	if (sends) {
+		/* The requester's retries and outstanding reads */
+		m |= IB_QP_MAX_QP_RD_ATOMIC | IB_QP_RNR_RETRY |
+		     IB_QP_RETRY_CNT;
 		a->max_rd_atomic = priv->initiator_depth;
-		fallthrough;
-	case IB_QPT_XRC_TGT:
-		*mask |= IB_QP_TIMEOUT;
+		a->rnr_retry = priv->rnr_retry_count;
+		a->retry_cnt = priv->retry_count;
+	}
+	if (acks) {
+		m |= IB_QP_TIMEOUT;
 		a->timeout = priv->av.timeout;
-		break;
-	default:
-		break;
 	}
 	if (priv->alt_av.valid) {
-		*mask |= IB_QP_PATH_MIG_STATE;
+		m |= IB_QP_PATH_MIG_STATE;
 		a->path_mig_state = IB_MIG_REARM;
 	}
+	*mask = m;
 }
 
 /**
@@ -137,46 +144,42 @@ int ib_cm_init_qp_attr(struct ib_cm_id *cm_id, struct ib_qp_attr *qp_attr,
 }
 EXPORT_SYMBOL(ib_cm_init_qp_attr);
 
-#define CM_REJ_NAME(r, s) [IB_CM_REJ_##r] = s
+/* The reasons' names, by name */
 static const char *const cm_rej_names[] = {
-	CM_REJ_NAME(NO_QP, "no QP"),
-	CM_REJ_NAME(NO_EEC, "no EEC"),
-	CM_REJ_NAME(NO_RESOURCES, "no resources"),
-	CM_REJ_NAME(TIMEOUT, "timeout"),
-	CM_REJ_NAME(UNSUPPORTED, "unsupported request"),
-	CM_REJ_NAME(INVALID_COMM_ID, "invalid communication ID"),
-	CM_REJ_NAME(INVALID_COMM_INSTANCE, "invalid communication instance"),
-	CM_REJ_NAME(INVALID_SERVICE_ID, "invalid service ID"),
-	CM_REJ_NAME(INVALID_TRANSPORT_TYPE, "invalid transport type"),
-	CM_REJ_NAME(STALE_CONN, "stale connection"),
-	CM_REJ_NAME(RDC_NOT_EXIST, "RDC does not exist"),
-	CM_REJ_NAME(INVALID_GID, "invalid GID"),
-	CM_REJ_NAME(INVALID_LID, "invalid LID"),
-	CM_REJ_NAME(INVALID_SL, "invalid SL"),
-	CM_REJ_NAME(INVALID_TRAFFIC_CLASS, "invalid traffic class"),
-	CM_REJ_NAME(INVALID_HOP_LIMIT, "invalid hop limit"),
-	CM_REJ_NAME(INVALID_PACKET_RATE, "invalid packet rate"),
-	CM_REJ_NAME(INVALID_ALT_GID, "invalid alternate GID"),
-	CM_REJ_NAME(INVALID_ALT_LID, "invalid alternate LID"),
-	CM_REJ_NAME(INVALID_ALT_SL, "invalid alternate SL"),
-	CM_REJ_NAME(INVALID_ALT_TRAFFIC_CLASS,
-		    "invalid alternate traffic class"),
-	CM_REJ_NAME(INVALID_ALT_HOP_LIMIT, "invalid alternate hop limit"),
-	CM_REJ_NAME(INVALID_ALT_PACKET_RATE, "invalid alternate packet rate"),
-	CM_REJ_NAME(PORT_CM_REDIRECT, "port CM redirect"),
-	CM_REJ_NAME(PORT_REDIRECT, "port redirect"),
-	CM_REJ_NAME(INVALID_MTU, "invalid MTU"),
-	CM_REJ_NAME(INSUFFICIENT_RESP_RESOURCES,
-		    "insufficient responder resources"),
-	CM_REJ_NAME(CONSUMER_DEFINED, "consumer defined"),
-	CM_REJ_NAME(INVALID_RNR_RETRY, "invalid RNR retry count"),
-	CM_REJ_NAME(DUPLICATE_LOCAL_COMM_ID,
-		    "duplicate local communication ID"),
-	CM_REJ_NAME(INVALID_CLASS_VERSION, "invalid class version"),
-	CM_REJ_NAME(INVALID_FLOW_LABEL, "invalid flow label"),
-	CM_REJ_NAME(INVALID_ALT_FLOW_LABEL, "invalid alternate flow label"),
-	CM_REJ_NAME(VENDOR_OPTION_NOT_SUPPORTED,
-		    "vendor option not supported"),
+	[IB_CM_REJ_CONSUMER_DEFINED] = "consumer defined",
+	[IB_CM_REJ_DUPLICATE_LOCAL_COMM_ID] = "duplicate local communication ID",
+	[IB_CM_REJ_INSUFFICIENT_RESP_RESOURCES] = "insufficient responder resources",
+	[IB_CM_REJ_INVALID_ALT_FLOW_LABEL] = "invalid alternate flow label",
+	[IB_CM_REJ_INVALID_ALT_GID] = "invalid alternate GID",
+	[IB_CM_REJ_INVALID_ALT_HOP_LIMIT] = "invalid alternate hop limit",
+	[IB_CM_REJ_INVALID_ALT_LID] = "invalid alternate LID",
+	[IB_CM_REJ_INVALID_ALT_PACKET_RATE] = "invalid alternate packet rate",
+	[IB_CM_REJ_INVALID_ALT_SL] = "invalid alternate SL",
+	[IB_CM_REJ_INVALID_ALT_TRAFFIC_CLASS] = "invalid alternate traffic class",
+	[IB_CM_REJ_INVALID_CLASS_VERSION] = "invalid class version",
+	[IB_CM_REJ_INVALID_COMM_ID] = "invalid communication ID",
+	[IB_CM_REJ_INVALID_COMM_INSTANCE] = "invalid communication instance",
+	[IB_CM_REJ_INVALID_FLOW_LABEL] = "invalid flow label",
+	[IB_CM_REJ_INVALID_GID] = "invalid GID",
+	[IB_CM_REJ_INVALID_HOP_LIMIT] = "invalid hop limit",
+	[IB_CM_REJ_INVALID_LID] = "invalid LID",
+	[IB_CM_REJ_INVALID_MTU] = "invalid MTU",
+	[IB_CM_REJ_INVALID_PACKET_RATE] = "invalid packet rate",
+	[IB_CM_REJ_INVALID_RNR_RETRY] = "invalid RNR retry count",
+	[IB_CM_REJ_INVALID_SERVICE_ID] = "invalid service ID",
+	[IB_CM_REJ_INVALID_SL] = "invalid SL",
+	[IB_CM_REJ_INVALID_TRAFFIC_CLASS] = "invalid traffic class",
+	[IB_CM_REJ_INVALID_TRANSPORT_TYPE] = "invalid transport type",
+	[IB_CM_REJ_NO_EEC] = "no EEC",
+	[IB_CM_REJ_NO_QP] = "no QP",
+	[IB_CM_REJ_NO_RESOURCES] = "no resources",
+	[IB_CM_REJ_PORT_CM_REDIRECT] = "port CM redirect",
+	[IB_CM_REJ_PORT_REDIRECT] = "port redirect",
+	[IB_CM_REJ_RDC_NOT_EXIST] = "RDC does not exist",
+	[IB_CM_REJ_STALE_CONN] = "stale connection",
+	[IB_CM_REJ_TIMEOUT] = "timeout",
+	[IB_CM_REJ_UNSUPPORTED] = "unsupported request",
+	[IB_CM_REJ_VENDOR_OPTION_NOT_SUPPORTED] = "vendor option not supported",
 };
 
 /**
