@@ -179,7 +179,7 @@ static int cenv_handler(struct rdma_cm_id *id, struct rdma_cm_event *event)
 		ev = &rec->ev[rec->n++];
 		ev->id = id;
 		ev->refused = event->event == RDMA_CM_EVENT_CONNECT_REQUEST &&
-			      rec->req_ret;
+			      READ_ONCE(rec->req_ret);
 		ev->event = *event;
 		ev->data_len = len;
 		if (data && event->event != RDMA_CM_EVENT_MULTICAST_JOIN &&
@@ -204,8 +204,8 @@ static int cenv_handler(struct rdma_cm_id *id, struct rdma_cm_event *event)
 	}
 	spin_unlock_irqrestore(&rec->lock, flags);
 	wake_up_all(&rec->wq);
-	return event->event == RDMA_CM_EVENT_CONNECT_REQUEST ? rec->req_ret :
-								rec->ret;
+	return event->event == RDMA_CM_EVENT_CONNECT_REQUEST ?
+	       READ_ONCE(rec->req_ret) : READ_ONCE(rec->ret);
 }
 
 /* The case's end: its IDs (new ones first), then its devices */

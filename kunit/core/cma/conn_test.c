@@ -415,12 +415,48 @@ static void wildcard_listener_refusing(struct kunit *test)
 
 	listener(test, c, RDMA_PS_TCP, IB_QPT_RC, "0.0.0.0");
 	/* the handler refuses: rdma_cm destroys the new ID, ib_cm rejects */
-	c->rec.req_ret = -ENOMEM;
+	WRITE_ONCE(c->rec.req_ret, -ECONNREFUSED);
 	id = routed(test, c, RDMA_PS_TCP, IB_QPT_RC, PORT);
 	connect_with(test, id, hello, sizeof(hello));
 	cenv_wait(test, &c->rec, NULL, RDMA_CM_EVENT_CONNECT_REQUEST);
 	ev = cenv_wait(test, &c->rec, id, RDMA_CM_EVENT_REJECTED);
 	KUNIT_EXPECT_EQ(test, ev->event.status, IB_CM_REJ_CONSUMER_DEFINED);
+	KUNIT_EXPECT_EQ(test, cenv_count(&c->rec, NULL,
+					 RDMA_CM_EVENT_CONNECT_REQUEST), 1);
+}
+
+static void refused_for_memory_is_retried(struct kunit *test)
+{
+	struct cenv_case *c = cenv_case(test, true);
+	struct rdma_conn_param param = { .responder_resources = 1,
+					 .initiator_depth = 1 };
+	const struct cenv_event *req;
+	struct rdma_cm_id *id, *conn;
+	int n;
+
+	listener(test, c, RDMA_PS_TCP, IB_QPT_RC, "10.74.0.2");
+	/* -ENOMEM: ib_cm drops the REQ without REJ, the peer retries */
+	WRITE_ONCE(c->rec.req_ret, -ENOMEM);
+	id = routed(test, c, RDMA_PS_TCP, IB_QPT_RC, PORT);
+	cenv_qp(test, c, id);
+	connect_with(test, id, hello, sizeof(hello));
+	cenv_wait_n(test, &c->rec, NULL, RDMA_CM_EVENT_CONNECT_REQUEST, 2);
+	WRITE_ONCE(c->rec.req_ret, 0);
+	KUNIT_EXPECT_EQ(test, cenv_count(&c->rec, id, RDMA_CM_EVENT_REJECTED),
+			0);
+	/* a later retry finds the ULP ready: the first request not refused */
+	for (n = 3; ; n++) {
+		req = cenv_wait_n(test, &c->rec, NULL,
+				  RDMA_CM_EVENT_CONNECT_REQUEST, n);
+		if (!req->refused)
+			break;
+	}
+	conn = req->id;
+	cenv_qp(test, c, conn);
+	rdma_lock_handler(conn);
+	KUNIT_EXPECT_EQ(test, rdma_accept(conn, &param), 0);
+	rdma_unlock_handler(conn);
+	cenv_wait(test, &c->rec, id, RDMA_CM_EVENT_ESTABLISHED);
 }
 
 static void too_much_private_data(struct kunit *test)
@@ -623,6 +659,7 @@ static struct kunit_case cma_conn_cases[] = {
 	KUNIT_CASE(reject_with_private_data),
 	KUNIT_CASE(no_listener_on_port),
 	KUNIT_CASE(wildcard_listener_refusing),
+	KUNIT_CASE(refused_for_memory_is_retried),
 	KUNIT_CASE(too_much_private_data),
 	KUNIT_CASE(ece_and_connect_locked),
 	KUNIT_CASE(ud_sidr),
