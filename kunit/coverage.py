@@ -31,7 +31,7 @@ EXPORT_DIRS = ('core', 'uverbs')
 WRAPPER_HEADERS = ('ib_verbs.h', 'ib_cache.h', 'rw.h', 'mr_pool.h',
                    'ib_addr.h', 'ib_umem.h', 'ib_umem_odp.h',
                    'uverbs_ioctl.h', 'uverbs_std_types.h',
-                   'uverbs_types.h')
+                   'uverbs_types.h', 'rdma_cm.h')
 EXPORT = re.compile(r'EXPORT_SYMBOL(?:_GPL)?\(\s*(\w+)\s*\)')
 DEFINE = re.compile(r'#define\s+(\w+)\(([^)]*)\)')
 
