@@ -52,9 +52,10 @@ int tc_handler(struct iw_cm_id *cm_id, struct iw_cm_event *event)
 	int ret;
 
 	might_sleep();
-	tc_record(tc, cm_id, event);
+	/* Before the case can see the request and accept it */
 	if (event->event == IW_CM_EVENT_CONNECT_REQUEST && tc->child)
 		cm_id->context = tc->child;
+	tc_record(tc, cm_id, event);
 	gate = READ_ONCE(tc->gate);
 	if (gate)
 		wait_for_completion_timeout(gate, IENV_WAIT_S * HZ);
