@@ -52,9 +52,10 @@ int tc_handler(struct iw_cm_id *cm_id, struct iw_cm_event *event)
 	int ret;
 
 	might_sleep();
-	tc_record(tc, cm_id, event);
+	/* Before the case can see the request and accept it */
 	if (event->event == IW_CM_EVENT_CONNECT_REQUEST && tc->child)
 		cm_id->context = tc->child;
+	tc_record(tc, cm_id, event);
 	gate = READ_ONCE(tc->gate);
 	if (gate)
 		wait_for_completion_timeout(gate, IENV_WAIT_S * HZ);
@@ -185,17 +186,20 @@ void ienv_connected(struct ienv *env)
 		.qpn = env->qp->qp_num,
 	};
 	struct kunit *test = env->test;
+	int nl = tc_count(&env->l), na = tc_count(&env->a);
+	int np = tc_count(&env->p);
 
 	if (!env->lis)
 		env->lis = ienv_listen(env, env->d2, &env->l, IENV_PORT, 8);
 	env->act = ienv_connect(env, &env->a, env->qa, 5000, IENV_PORT,
 				"hello");
-	KUNIT_ASSERT_TRUE(test, tc_wait(&env->l, 1));
-	env->child = tc_get(&env->l, 0).cm_id;
+	/* This connection's request: the listener's next event */
+	KUNIT_ASSERT_TRUE(test, tc_wait(&env->l, nl + 1));
+	env->child = tc_get(&env->l, nl).cm_id;
 	KUNIT_ASSERT_EQ(test, iw_cm_accept(env->child, &param), 0);
-	KUNIT_ASSERT_TRUE(test, tc_wait(&env->a, 1));
-	KUNIT_ASSERT_TRUE(test, tc_wait(&env->p, 1));
-	KUNIT_ASSERT_EQ(test, tc_get(&env->a, 0).status, 0);
+	KUNIT_ASSERT_TRUE(test, tc_wait(&env->a, na + 1));
+	KUNIT_ASSERT_TRUE(test, tc_wait(&env->p, np + 1));
+	KUNIT_ASSERT_EQ(test, tc_get(&env->a, na).status, 0);
 }
 
 /* Destroy *@cm_id if the case has not, and mark its consumer. */
