@@ -4,7 +4,8 @@
  * from the passive side (reason, ARI, private data; the calls a REJ
  * refuses) and from the active side after the REP; a REQ for a service
  * nobody listens to; a REQ nobody answers (REQ_ERROR after the retries);
- * an MRA that gives the passive side more time than the REQ's timeout.
+ * an MRA that gives the passive side more time than the REQ's timeout,
+ * an MRA for a REP; a REQ from a QP still connected (stale connection).
  */
 #include <kunit/test.h>
 #include <linux/delay.h>
@@ -258,6 +259,63 @@ static void mra_control_no_mra(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, e->ev.param.send_status, IB_WC_RESP_TIMEOUT_ERR);
 }
 
+/*
+ * An MRA for the REP: the passive side (MRA_REP_RCVD) waits for the RTU
+ * longer, and still takes it.
+ */
+static void mra_for_rep(struct kunit *test)
+{
+	struct cenv *env = cenv_new(test, false);
+	struct ib_cm_rep_param rep;
+	struct ib_cm_id *a, *b;
+	struct cenv_event *e;
+
+	cenv_listen(env, 1, RT_SID);
+	b = rt_req(env, RT_SID, &a, 1);
+	cenv_rep_param(env, &rep);
+	KUNIT_ASSERT_EQ(test, ib_send_cm_rep(b, &rep), 0);
+	cenv_expect(env, 0, IB_CM_REP_RECEIVED);
+	KUNIT_ASSERT_EQ(test, ib_send_cm_mra(a, 21, NULL, 0), 0);
+	KUNIT_EXPECT_EQ(test, a->state, IB_CM_MRA_REP_SENT);
+	e = cenv_expect(env, 1, IB_CM_MRA_RECEIVED);
+	KUNIT_EXPECT_PTR_EQ(test, e->id, b);
+	KUNIT_EXPECT_EQ(test, e->ev.param.mra_rcvd.service_timeout, 21);
+	KUNIT_EXPECT_EQ(test, e->state, IB_CM_MRA_REP_RCVD);
+	/* COMM_EST is taken in MRA_REP_RCVD too; here the RTU comes */
+	KUNIT_ASSERT_EQ(test, ib_send_cm_rtu(a, NULL, 0), 0);
+	KUNIT_EXPECT_EQ(test, a->state, IB_CM_ESTABLISHED);
+	e = cenv_expect(env, 1, IB_CM_RTU_RECEIVED);
+	KUNIT_EXPECT_EQ(test, e->state, IB_CM_ESTABLISHED);
+	KUNIT_EXPECT_EQ(test, cenv_count(env, 1, IB_CM_REP_ERROR), 0);
+}
+
+/*
+ * A REQ from a QP the passive side is still connected to: a stale
+ * connection.  The new REQ gets REJ "stale conn" and the connection it
+ * collides with is disconnected (a DREQ to its active side).
+ */
+static void req_stale_qpn(struct kunit *test)
+{
+	struct cenv *env = cenv_new(test, false);
+	struct ib_cm_req_param req;
+	struct sa_path_rec path;
+	struct ib_cm_id *a, *b, *again;
+	struct cenv_event *e;
+
+	cenv_connect(env, RT_SID, &a, &b);
+	again = cenv_id(env, 0);
+	cenv_path(env, 0, &path);
+	cenv_req_param(env, 0, &path, RT_SID, &req);
+	KUNIT_ASSERT_EQ(test, ib_send_cm_req(again, &req), 0);
+	e = cenv_expect(env, 0, IB_CM_REJ_RECEIVED);
+	KUNIT_EXPECT_PTR_EQ(test, e->id, again);
+	KUNIT_EXPECT_EQ(test, e->ev.param.rej_rcvd.reason,
+			IB_CM_REJ_STALE_CONN);
+	e = cenv_expect(env, 0, IB_CM_DREQ_RECEIVED);
+	KUNIT_EXPECT_PTR_EQ(test, e->id, a);
+	KUNIT_EXPECT_EQ(test, cenv_count(env, 1, IB_CM_REQ_RECEIVED), 1);
+}
+
 static struct kunit_case rej_cases[] = {
 	KUNIT_CASE_PARAM(rej_passive, rt_link_gen_params),
 	KUNIT_CASE(rej_active_rep),
@@ -265,6 +323,8 @@ static struct kunit_case rej_cases[] = {
 	KUNIT_CASE(req_timeout),
 	KUNIT_CASE(mra_extends_timeout),
 	KUNIT_CASE(mra_control_no_mra),
+	KUNIT_CASE(mra_for_rep),
+	KUNIT_CASE(req_stale_qpn),
 	{}
 };
 
