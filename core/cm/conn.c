@@ -399,8 +399,14 @@ static int cm_req_new_id(struct cm_port *port, struct ib_mad_recv_wc *rwc,
 	if (priv->qp_type != IB_QPT_XRC_TGT) {
 		other = cm_qpn_insert(priv);
 		if (other) {
-			cm_id_put(other);
+			/*
+			 * The peer reuses a QP we still see connected: that
+			 * connection is stale too, and is released (a DREQ if
+			 * it is established), as in-tree
+			 */
 			cm_reject_req(port, rwc, IB_CM_REJ_STALE_CONN);
+			ib_send_cm_dreq(&other->id, NULL, 0);
+			cm_id_put(other);
 			ret = -EALREADY;
 			goto fail;
 		}
