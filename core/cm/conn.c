@@ -816,9 +816,9 @@ unlock:
 EXPORT_SYMBOL(ib_send_cm_mra);
 
 /* An MRA for our outstanding message; under the lock */
-static bool cm_mra_locked(struct cm_id_priv *priv, struct cm_event_rec *rec,
-			  struct cm_mra_msg *mra)
+static bool cm_mra_locked(struct cm_id_priv *priv, struct cm_event_rec *rec)
 {
+	struct cm_mra_msg *mra = (void *)rec->rwc->recv_buf.mad;
 	u8 timeout = IBA_GET(CM_MRA_SERVICE_TIMEOUT, mra);
 	u8 what = IBA_GET(CM_MRA_MESSAGE_MRAED, mra);
 
@@ -846,30 +846,12 @@ static bool cm_mra_locked(struct cm_id_priv *priv, struct cm_event_rec *rec,
 void cm_mra_recv(struct cm_port *port, struct ib_mad_recv_wc *rwc)
 {
 	struct cm_mra_msg *mra = (void *)rwc->recv_buf.mad;
-	struct cm_event_rec *rec;
-	struct cm_id_priv *priv;
-	unsigned long flags;
-	bool taken = false;
+	struct cm_id_priv *priv = cm_id_find(cpu_to_be32(IBA_GET(CM_MRA_REMOTE_COMM_ID, mra)));
 
-	priv = cm_id_find(cpu_to_be32(IBA_GET(CM_MRA_REMOTE_COMM_ID, mra)));
-	if (!priv)
-		goto drop;
-	rec = cm_event_alloc(IB_CM_MRA_RECEIVED, GFP_KERNEL);
-	spin_lock_irqsave(&priv->lock, flags);
-	if (rec) {
-		rec->rwc = rwc;
-		taken = cm_mra_locked(priv, rec, mra);
-		if (!taken)
-			rec->rwc = NULL;
-	}
-	spin_unlock_irqrestore(&priv->lock, flags);
-	if (!taken)
-		cm_event_free(rec);
-	cm_id_put(priv);
-	if (taken)
-		return;
-drop:
-	ib_free_recv_mad(rwc);
+	if (priv)
+		cm_recv_step(priv, IB_CM_MRA_RECEIVED, rwc, cm_mra_locked);
+	else
+		ib_free_recv_mad(rwc);
 }
 
 /**
@@ -986,9 +968,9 @@ static struct cm_id_priv *cm_rej_target(struct cm_rej_msg *rej)
 }
 
 /* A REJ for a cm_id; under the lock */
-static bool cm_rej_locked(struct cm_id_priv *priv, struct cm_event_rec *rec,
-			  struct cm_rej_msg *rej)
+static bool cm_rej_locked(struct cm_id_priv *priv, struct cm_event_rec *rec)
 {
+	struct cm_rej_msg *rej = (void *)rec->rwc->recv_buf.mad;
 	enum ib_cm_rej_reason why = IBA_GET(CM_REJ_REASON, rej);
 
 	switch (priv->id.state) {
@@ -1032,30 +1014,12 @@ static bool cm_rej_locked(struct cm_id_priv *priv, struct cm_event_rec *rec,
 void cm_rej_recv(struct cm_port *port, struct ib_mad_recv_wc *rwc)
 {
 	struct cm_rej_msg *rej = (void *)rwc->recv_buf.mad;
-	struct cm_event_rec *rec;
-	struct cm_id_priv *priv;
-	unsigned long flags;
-	bool taken = false;
+	struct cm_id_priv *priv = cm_rej_target(rej);
 
-	priv = cm_rej_target(rej);
-	if (!priv)
-		goto drop;
-	rec = cm_event_alloc(IB_CM_REJ_RECEIVED, GFP_KERNEL);
-	spin_lock_irqsave(&priv->lock, flags);
-	if (rec) {
-		rec->rwc = rwc;
-		taken = cm_rej_locked(priv, rec, rej);
-		if (!taken)
-			rec->rwc = NULL;
-	}
-	spin_unlock_irqrestore(&priv->lock, flags);
-	if (!taken)
-		cm_event_free(rec);
-	cm_id_put(priv);
-	if (taken)
-		return;
-drop:
-	ib_free_recv_mad(rwc);
+	if (priv)
+		cm_recv_step(priv, IB_CM_REJ_RECEIVED, rwc, cm_rej_locked);
+	else
+		ib_free_recv_mad(rwc);
 }
 
 /**

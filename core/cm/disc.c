@@ -154,9 +154,10 @@ int ib_send_cm_drep(struct ib_cm_id *cm_id, const void *private_data,
 EXPORT_SYMBOL(ib_send_cm_drep);
 
 /* A DREQ for a cm_id; under the lock */
-static bool cm_dreq_locked(struct cm_id_priv *priv, struct cm_event_rec *rec,
-			   struct cm_dreq_msg *dreq)
+static bool cm_dreq_locked(struct cm_id_priv *priv, struct cm_event_rec *rec)
 {
+	struct cm_dreq_msg *dreq = (void *)rec->rwc->recv_buf.mad;
+
 	switch (priv->id.state) {
 	case IB_CM_REP_SENT:
 	case IB_CM_MRA_REP_RCVD:
@@ -188,10 +189,7 @@ static bool cm_dreq_locked(struct cm_id_priv *priv, struct cm_event_rec *rec,
 void cm_dreq_recv(struct cm_port *port, struct ib_mad_recv_wc *rwc)
 {
 	struct cm_dreq_msg *dreq = (void *)rwc->recv_buf.mad;
-	struct cm_event_rec *rec;
 	struct cm_id_priv *priv;
-	unsigned long flags;
-	bool taken = false;
 
 	priv = cm_id_find(cpu_to_be32(IBA_GET(CM_DREQ_REMOTE_COMM_ID, dreq)));
 	if (priv && priv->local_qpn != IBA_GET(CM_DREQ_REMOTE_QPN_EECN, dreq)) {
@@ -204,20 +202,8 @@ void cm_dreq_recv(struct cm_port *port, struct ib_mad_recv_wc *rwc)
 			    NULL);
 		goto drop;
 	}
-	rec = cm_event_alloc(IB_CM_DREQ_RECEIVED, GFP_KERNEL);
-	spin_lock_irqsave(&priv->lock, flags);
-	if (rec) {
-		rec->rwc = rwc;
-		taken = cm_dreq_locked(priv, rec, dreq);
-		if (!taken)
-			rec->rwc = NULL;
-	}
-	spin_unlock_irqrestore(&priv->lock, flags);
-	if (!taken)
-		cm_event_free(rec);
-	cm_id_put(priv);
-	if (taken)
-		return;
+	cm_recv_step(priv, IB_CM_DREQ_RECEIVED, rwc, cm_dreq_locked);
+	return;
 drop:
 	ib_free_recv_mad(rwc);
 }

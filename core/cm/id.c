@@ -325,6 +325,37 @@ static void cm_deliver(struct work_struct *work)
 }
 
 /**
+ * cm_recv_step - give a received message to a cm_id's state machine
+ * @priv: the cm_id the message is for, referenced (dropped here)
+ * @type: the event the message makes
+ * @rwc: the message: owned by the event when @step queues it, else freed
+ * @step: called under the cm_id's lock with the event (its rwc set):
+ *	moves the state and queues the event (true), or leaves both (false)
+ */
+void cm_recv_step(struct cm_id_priv *priv, enum ib_cm_event_type type,
+		  struct ib_mad_recv_wc *rwc,
+		  bool (*step)(struct cm_id_priv *priv, struct cm_event_rec *rec))
+{
+	struct cm_event_rec *rec = cm_event_alloc(type, GFP_KERNEL);
+	unsigned long flags;
+	bool taken = false;
+
+	if (rec) {
+		rec->rwc = rwc;
+		spin_lock_irqsave(&priv->lock, flags);
+		taken = step(priv, rec);
+		spin_unlock_irqrestore(&priv->lock, flags);
+		if (!taken)
+			rec->rwc = NULL;
+	}
+	if (!taken) {
+		cm_event_free(rec);
+		ib_free_recv_mad(rwc);
+	}
+	cm_id_put(priv);
+}
+
+/**
  * cm_to_idle - end a connection attempt: idle, out of the peer tables
  * @priv: the cm_id, locked
  */

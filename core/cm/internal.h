@@ -234,6 +234,9 @@ struct cm_id_priv *cm_qpn_insert(struct cm_id_priv *priv);
 struct cm_event_rec *cm_event_alloc(enum ib_cm_event_type type, gfp_t gfp);
 void cm_event_free(struct cm_event_rec *rec);
 void cm_queue_event(struct cm_id_priv *priv, struct cm_event_rec *rec);
+void cm_recv_step(struct cm_id_priv *priv, enum ib_cm_event_type type,
+		  struct ib_mad_recv_wc *rwc,
+		  bool (*step)(struct cm_id_priv *priv, struct cm_event_rec *rec));
 void cm_enter_timewait(struct cm_id_priv *priv);
 void cm_to_idle(struct cm_id_priv *priv);
 void cm_destroy(struct cm_id_priv *priv, int err, bool from_work);
