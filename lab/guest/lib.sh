@@ -48,10 +48,10 @@ lab_load() {
 # lab_load_intree MOD [PARAM=VALUE...]: modprobe a module of the kernel's
 # own (a driver or ULP binary we did not write, e.g. rdma_rxe) on our core,
 # and fail loudly if the core modules it pulled in (ib_core, ib_uverbs,
-# ib_cm) are not ours.
+# ib_cm, iw_cm, rdma_cm: the ULPs need them) are not ours.
 lab_load_intree() {
 	modprobe "$@" || { echo "lab: modprobe $* failed"; return 1; }
-	for _c in ib_core ib_uverbs ib_cm; do
+	for _c in ib_core ib_uverbs ib_cm iw_cm rdma_cm; do
 		if [ -d "/sys/module/$_c" ] && ! lab_is_ours "$_c"; then
 			echo "lab: FATAL: $1 pulled in the in-tree $_c"
 			return 1

@@ -3,8 +3,8 @@
 #
 #   plans/suite.sh [--modload] [--kunit MODULE...] [--scenario NAME...]
 #
-# --modload     insert and remove ib_core (its version in sysfs), ib_cm,
-#               rdma_devwatch and the test-double driver, then the kernel's
+# --modload     insert and remove ib_core (its version in sysfs), ib_cm, iw_cm,
+#               rdma_cm, rdma_devwatch and the test-double driver, then the kernel's
 #               hardware RDMA drivers whose imports we provide, one result
 #               line per step (modload/*)
 # --kunit       load ib_core and the test-double driver, then load and unload
@@ -48,7 +48,7 @@ modmap() { cat /proc/modules >>"$LAB_OUT/modules.txt"; }
 
 # One result line per step of loading and unloading our modules.
 run_modload() {
-	for m in ib_core ib_cm rdma_devwatch "rdma_kunit_tdev ndevs=2"; do
+	for m in ib_core ib_cm iw_cm rdma_cm rdma_devwatch "rdma_kunit_tdev ndevs=2"; do
 		# shellcheck disable=SC2086
 		if lab_load $m; then lab_pass "modload/load/${m%% *}"
 		else lab_fail "modload/load/${m%% *}"; rc=1; fi
@@ -63,7 +63,7 @@ run_modload() {
 	else
 		lab_fail modload/version "sysfs '${_v}', modinfo '$(modinfo -F version ib_core)'"; rc=1
 	fi
-	for m in rdma_kunit_tdev rdma_devwatch ib_cm ib_core; do
+	for m in rdma_kunit_tdev rdma_devwatch rdma_cm iw_cm ib_cm ib_core; do
 		if [ ! -d "/sys/module/$m" ]; then
 			lab_fail "modload/unload/$m" "not loaded"; rc=1
 		elif rmmod "$m"; then
