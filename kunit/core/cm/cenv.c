@@ -260,8 +260,12 @@ int cenv_handler(struct ib_cm_id *id, const struct ib_cm_event *event)
 	if (!rec)
 		return 0;
 	cenv_check_alive(rec->env, id, event);
-	cenv_record(rec, id, event);
 	ret = rec->ret[event->event];
+	/*
+	 * A new ID is tracked before its event is seen: once recorded, the
+	 * case may destroy it (cenv_destroy() forgets it first), and a
+	 * later tracking would destroy it twice at the end.
+	 */
 	if (event->event == IB_CM_REQ_RECEIVED ||
 	    event->event == IB_CM_SIDR_REQ_RECEIVED) {
 		if (!ret && !cenv_track_new(rec->env, id))
@@ -269,6 +273,7 @@ int cenv_handler(struct ib_cm_id *id, const struct ib_cm_event *event)
 	} else if (ret) {
 		cenv_forget(rec->env, id);
 	}
+	cenv_record(rec, id, event);
 	wake_up_all(&rec->wq);
 	if (rec->hook)
 		rec->hook(rec, id, event);
