@@ -278,6 +278,17 @@ lab_rxe_teardown() {
 	fi
 }
 
+# The interop pair (lab/host/pair.sh): each VM's one NIC is the wire
+# between them, its MAC 52:54:00:77:00:xx.  lab_wire_nic: that NIC's name.
+lab_wire_nic() {
+	for _n in /sys/class/net/*; do
+		case "$(cat "$_n/address")" in
+		52:54:00:77:00:*) echo "${_n##*/}"; return 0 ;;
+		esac
+	done
+	return 1
+}
+
 # RoCE devices and the traffic ULP, for the rxe scenario and the demo.
 
 # lab_gid_of DEV ADDR: the GID slot of DEV's port 1 that holds the

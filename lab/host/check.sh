@@ -28,7 +28,9 @@
 #    VM goes on, with the modules the package built
 #    (those of make if it failed): insert and remove our modules
 #    (stock/modload/*), every scenario (stock/<scenario>/*), its reports
-#    (stock/report/*)
+#    (stock/report/*); with a second VM beside it, Debian's in-tree stack
+#    across a virtual wire (lab/host/pair.sh), for the interop scenario
+#    (stock/interop/*, stock/peer-vm)
 #
 # One line per result, then "N passed, N failed[, N skipped]"; exit status 1
 # on any failure.  Logs in build/check/, the wall time of each stage in
@@ -227,16 +229,31 @@ fi
 
 # The scenarios that run on a kernel: every lab/guest/scenarios/*.sh, unless
 # its "# lab-kernels:" line names only the other one, or a "# lab-check: no"
-# line keeps it for a target of its own (soak.sh: make soak).
+# line keeps it for a target of its own (soak.sh: make soak).  Those with a
+# "# lab-pair: yes" line (interop.sh) need the in-tree peer VM of
+# lab/host/pair.sh: they come first, and the VM boots through pair.sh.
 scenarios_for() {	# test|stock
-	local f k
+	local f k pair rest=()
 	for f in "$GUEST_DIR"/scenarios/*.sh; do
 		[ -f "$f" ] || continue
 		grep -q '^# lab-check: no' "$f" && continue
 		k=$(sed -n 's/^# lab-kernels: *//p' "$f" | head -n1)
 		[ -z "$k" ] || [[ " $k " == *" $1 "* ]] || continue
-		basename "$f" .sh
+		if grep -q '^# lab-pair: yes' "$f"; then
+			basename "$f" .sh
+		else
+			rest+=("$(basename "$f" .sh)")
+		fi
 	done
+	[ ${#rest[@]} -eq 0 ] || printf '%s\n' "${rest[@]}"
+}
+# vm_script SCENARIO...: the host script that boots a VM for them.
+vm_script() {
+	local s
+	for s in "$@"; do
+		grep -q '^# lab-pair: yes' "$GUEST_DIR/scenarios/$s.sh" && { echo pair; return; }
+	done
+	echo suite
 }
 
 # The two VMs run at the same time: the test-kernel VM, the longest stage,
@@ -244,14 +261,15 @@ scenarios_for() {	# test|stock
 # guest waits on itself), and the stock VM fills that time at a lower
 # priority.
 #
-# vm_start NAME RESULT_PREFIX NICE SUITE_ARGS...: one VM boot of
-# lab/host/suite.sh, in the background.  vm_results NAME RESULT_PREFIX:
-# waits for it and counts its result lines.
+# vm_start NAME RESULT_PREFIX NICE SCRIPT SUITE_ARGS...: one VM boot of
+# lab/host/SCRIPT.sh (suite, or pair: the same and the in-tree peer VM),
+# in the background.  vm_results NAME RESULT_PREFIX: waits for it and
+# counts its result lines.
 declare -A vm_pid=()
 vm_start() {
-	local name=$1 prefix=$2 nice=$3
-	shift 3
-	timed "vm-$name-kernel" nice -n "$nice" "$HOST_DIR/suite.sh" --kernel "$name" \
+	local name=$1 prefix=$2 nice=$3 script=$4
+	shift 4
+	timed "vm-$name-kernel" nice -n "$nice" "$HOST_DIR/$script.sh" --kernel "$name" \
 		--out "$LOGS/$name-vm" --prefix "$prefix" "$@" >"$LOGS/$name-vm.log" 2>&1 &
 	vm_pid[$name]=$!
 }
@@ -303,7 +321,7 @@ if [ -n "$tk" ] && [ $built_test -eq 1 ] && [ $have_rootfs -eq 1 ]; then
 	printf 'UVERBS_FUZZ_CALLS=25000\nUVERBS_LIFE_ROUNDS=1\nLAB_SCENARIO_TIMEOUT=1800\n' \
 		>"$LOGS/test-data/env"
 	step "test-kernel VM (background): KUnit ${suites[*]}; scenarios ${scen[*]}"
-	vm_start test test/ 0 --build "$TOP_DIR/build/$trel" --data "$LOGS/test-data" \
+	vm_start test test/ 0 "$(vm_script "${scen[@]}")" --build "$TOP_DIR/build/$trel" --data "$LOGS/test-data" \
 		--timeout 3600 --kunit "${suites[@]}" --scenario "${scen[@]}"
 else
 	result FAIL test/vm "no test kernel, test-kernel build or root filesystem"
@@ -322,7 +340,8 @@ fi
 if [ $built_stock -eq 1 ] && [ $have_rootfs -eq 1 ]; then
 	mapfile -t scen < <(scenarios_for stock)
 	step "stock-kernel VM (background, nice 10): module load; scenarios ${scen[*]}"
-	vm_start stock stock/ 10 --build "$stock_mods" --modload --scenario "${scen[@]}"
+	vm_start stock stock/ 10 "$(vm_script "${scen[@]}")" --build "$stock_mods" --modload \
+		--scenario "${scen[@]}"
 else
 	result FAIL stock/vm "no stock build or root filesystem"
 fi

@@ -11,6 +11,7 @@
 #   --data DIR     its files go to /lab/data in the guest; the plan reads
 #                  variables for the scenarios from its file "env"
 #                  (make fuzz)
+#   --wire L:R:N   a NIC on a UDP link (lab/host/vm.sh, lab/host/pair.sh)
 #   --prefix P     put P before scenario and module-load result names
 #                  (make check: "test/" or "stock/"); KUnit results are
 #                  always kunit/<suite>/<case>[/<param>]
@@ -22,7 +23,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-kernel='' build='' out='' timeout=2400 prefix='' plan_args=() mode='' kunit=0 data=()
+kernel='' build='' out='' timeout=2400 prefix='' plan_args=() mode='' kunit=0 data=() wire=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) kernel=$2; shift 2 ;;
@@ -31,10 +32,11 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout=$2; shift 2 ;;
 	--prefix) prefix=$2; shift 2 ;;
 	--data) data=(--data "$2"); shift 2 ;;
+	--wire) wire=(--wire "$2"); shift 2 ;;
 	--modload) plan_args+=(--modload); shift ;;
 	--kunit) plan_args+=(--kunit); mode=kunit; kunit=1; shift ;;
 	--scenario) plan_args+=(--scenario); mode=scenario; shift ;;
-	-h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) die "unknown option $1" ;;
 	*)
 		[ -n "$mode" ] || die "$1: a module or scenario name needs --kunit or --scenario before it"
@@ -59,7 +61,7 @@ out=${out:-$(mktemp -d "${TMPDIR:-/tmp}/suite.XXXXXX")}
 
 vrc=0
 "$HOST_DIR/vm.sh" --kernel "$kernel" --modules "$build" --out "$out" --timeout "$timeout" \
-	"${data[@]}" --quiet "$GUEST_DIR/plans/suite.sh" "${plan_args[@]}" || vrc=$?
+	"${data[@]}" "${wire[@]}" --quiet "$GUEST_DIR/plans/suite.sh" "${plan_args[@]}" || vrc=$?
 
 o="$out/share/out"
 rc=0

@@ -18,6 +18,10 @@
 #   --data DIR       copy DIR's files to the share's data/ (/lab/data in
 #                    the guest): input a plan needs besides the modules
 #   --quiet          do not copy the plan's output to stdout
+#   --wire L:R:N     a NIC (virtio-net, MAC 52:54:00:77:00:N) whose frames
+#                    go as UDP datagrams from 127.0.0.1:L to 127.0.0.1:R:
+#                    two VMs with L and R crossed share a link
+#                    (lab/host/pair.sh)
 #
 # SIGTERM or SIGINT stops the VM at once (exit status 130).
 # The VM: TCG (nested KVM hangs here), 2 vCPUs, the cached root file system
@@ -32,9 +36,9 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-usage() { sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
-kernel='' moddir='' nomods=0 out='' timeout=900 mem=2048 append='' quiet=0 data=''
+kernel='' moddir='' nomods=0 out='' timeout=900 mem=2048 append='' quiet=0 data='' wire=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) kernel=$2; shift 2 ;;
@@ -46,6 +50,11 @@ while [ $# -gt 0 ]; do
 	--append) append=$2; shift 2 ;;
 	--data) data=$2; shift 2 ;;
 	--quiet) quiet=1; shift ;;
+	--wire)
+		IFS=: read -r wl wr wn <<<"$2"
+		wire=(-netdev "socket,id=wire,udp=127.0.0.1:$wr,localaddr=127.0.0.1:$wl"
+			-device "virtio-net-pci,netdev=wire,mac=52:54:00:77:00:$wn")
+		shift 2 ;;
 	-h|--help) usage ;;
 	--) shift; break ;;
 	-*) die "unknown option $1" ;;
@@ -149,6 +158,9 @@ fi
 depmod -b "$staging" "$rel" || die "depmod failed"
 
 cp "$plan" "$share/plan"
+# Without our modules, the guest's check that the loaded ib_core is ours
+# does not apply (the interop pair's in-tree peer).
+[ $nomods -eq 0 ] || : >"$share/no-modules"
 chmod 755 "$share/plan"
 cp "$GUEST_DIR/init.sh" "$share/guest-init.sh"
 cp "$GUEST_DIR/lib.sh" "$share/guest-lib.sh"
@@ -183,7 +195,7 @@ timeout --kill-after=10 "$timeout" qemu-system-x86_64 \
 	-drive "file=$image,if=virtio,format=raw,snapshot=on" \
 	-virtfs "local,path=$share,mount_tag=lab,security_model=none,id=lab" \
 	-virtfs "local,path=$staging/lib/modules,mount_tag=mods,security_model=none,readonly=on,id=mods" \
-	-device virtio-rng-pci \
+	-device virtio-rng-pci "${wire[@]}" \
 	>"$run/qemu.log" 2>&1 &
 qemu_pid=$!
 wait "$qemu_pid"
