@@ -261,42 +261,98 @@ static void cm_reject_req(struct cm_port *port, struct ib_mad_recv_wc *rwc,
 	cm_reply_to(port, rwc, CM_REJ_ATTR_ID, cm_fill_rej_of_req, &why);
 }
 
-/* A path as the passive side sees it, from a REQ's primary path fields */
+/* The fields a REQ carries for each of its two paths */
+struct cm_req_path {
+	u16 local_lid, remote_lid;
+	const union ib_gid *local_gid, *remote_gid;
+	u32 flow_label;
+	u8 rate, traffic_class, hop_limit, sl, ack_to;
+};
+
+static void cm_req_primary(struct cm_req_msg *req, struct cm_req_path *f)
+{
+	f->local_lid = IBA_GET(CM_REQ_PRIMARY_LOCAL_PORT_LID, req);
+	f->remote_lid = IBA_GET(CM_REQ_PRIMARY_REMOTE_PORT_LID, req);
+	f->local_gid = IBA_GET_MEM_PTR(CM_REQ_PRIMARY_LOCAL_PORT_GID, req);
+	f->remote_gid = IBA_GET_MEM_PTR(CM_REQ_PRIMARY_REMOTE_PORT_GID, req);
+	f->flow_label = IBA_GET(CM_REQ_PRIMARY_FLOW_LABEL, req);
+	f->rate = IBA_GET(CM_REQ_PRIMARY_PACKET_RATE, req);
+	f->traffic_class = IBA_GET(CM_REQ_PRIMARY_TRAFFIC_CLASS, req);
+	f->hop_limit = IBA_GET(CM_REQ_PRIMARY_HOP_LIMIT, req);
+	f->sl = IBA_GET(CM_REQ_PRIMARY_SL, req);
+	f->ack_to = IBA_GET(CM_REQ_PRIMARY_LOCAL_ACK_TIMEOUT, req);
+}
+
+/* The alternate path's fields; false when the REQ has none */
+static bool cm_req_alternate(struct cm_req_msg *req, struct cm_req_path *f)
+{
+	f->local_lid = IBA_GET(CM_REQ_ALTERNATE_LOCAL_PORT_LID, req);
+	f->remote_lid = IBA_GET(CM_REQ_ALTERNATE_REMOTE_PORT_LID, req);
+	f->local_gid = IBA_GET_MEM_PTR(CM_REQ_ALTERNATE_LOCAL_PORT_GID, req);
+	f->remote_gid = IBA_GET_MEM_PTR(CM_REQ_ALTERNATE_REMOTE_PORT_GID,
+					req);
+	f->flow_label = IBA_GET(CM_REQ_ALTERNATE_FLOW_LABEL, req);
+	f->rate = IBA_GET(CM_REQ_ALTERNATE_PACKET_RATE, req);
+	f->traffic_class = IBA_GET(CM_REQ_ALTERNATE_TRAFFIC_CLASS, req);
+	f->hop_limit = IBA_GET(CM_REQ_ALTERNATE_HOP_LIMIT, req);
+	f->sl = IBA_GET(CM_REQ_ALTERNATE_SL, req);
+	f->ack_to = IBA_GET(CM_REQ_ALTERNATE_LOCAL_ACK_TIMEOUT, req);
+	return f->local_lid || !ipv6_addr_any((struct in6_addr *)f->local_gid);
+}
+
+/*
+ * A path as the passive side sees it, from one of a REQ's paths: the
+ * sender's "local" is our destination.  The primary path's LID is the
+ * one the REQ came from, its MAC the one of the address the REQ gave us.
+ */
 static void cm_path_from_req(struct sa_path_rec *path,
-			     struct cm_req_msg *req,
-			     const struct cm_av *av, const struct ib_wc *wc)
+			     struct cm_req_msg *req, const struct cm_req_path *f,
+			     const struct cm_av *av, u16 dlid, bool mac)
 {
 	const struct ib_gid_attr *gattr = av->attr.grh.sgid_attr;
-	u8 ack_to = IBA_GET(CM_REQ_PRIMARY_LOCAL_ACK_TIMEOUT, req);
 
 	if (av->attr.type == RDMA_AH_ATTR_TYPE_ROCE && gattr) {
 		path->rec_type = sa_conv_gid_to_pathrec_type(gattr->gid_type);
-		sa_path_set_dmac(path, (u8 *)av->attr.roce.dmac);
+		if (mac)
+			sa_path_set_dmac(path, (u8 *)av->attr.roce.dmac);
 		path->roce.route_resolved = false;
 	} else {
 		path->rec_type = SA_PATH_REC_TYPE_IB;
-		sa_path_set_dlid(path, wc->slid);
-		sa_path_set_slid(path,
-				 IBA_GET(CM_REQ_PRIMARY_REMOTE_PORT_LID, req));
+		sa_path_set_dlid(path, dlid);
+		sa_path_set_slid(path, f->remote_lid);
 	}
-	path->dgid = *IBA_GET_MEM_PTR(CM_REQ_PRIMARY_LOCAL_PORT_GID, req);
-	path->sgid = *IBA_GET_MEM_PTR(CM_REQ_PRIMARY_REMOTE_PORT_GID, req);
-	path->flow_label = cpu_to_be32(IBA_GET(CM_REQ_PRIMARY_FLOW_LABEL,
-					       req));
+	path->dgid = *f->local_gid;
+	path->sgid = *f->remote_gid;
+	path->flow_label = cpu_to_be32(f->flow_label);
 	path->hop_limit = av->attr.ah_flags & IB_AH_GRH ?
-			  av->attr.grh.hop_limit :
-			  IBA_GET(CM_REQ_PRIMARY_HOP_LIMIT, req);
-	path->traffic_class = IBA_GET(CM_REQ_PRIMARY_TRAFFIC_CLASS, req);
+			  av->attr.grh.hop_limit : f->hop_limit;
+	path->traffic_class = f->traffic_class;
 	path->reversible = 1;
 	path->pkey = cpu_to_be16(IBA_GET(CM_REQ_PARTITION_KEY, req));
-	path->sl = IBA_GET(CM_REQ_PRIMARY_SL, req);
+	path->sl = f->sl;
 	path->mtu_selector = IB_SA_EQ;
 	path->mtu = IBA_GET(CM_REQ_PATH_PACKET_PAYLOAD_MTU, req);
 	path->rate_selector = IB_SA_EQ;
-	path->rate = IBA_GET(CM_REQ_PRIMARY_PACKET_RATE, req);
+	path->rate = f->rate;
 	path->packet_life_time_selector = IB_SA_EQ;
-	path->packet_life_time = ack_to ? ack_to - 1 : 0;
+	path->packet_life_time = f->ack_to ? f->ack_to - 1 : 0;
 	path->service_id = cpu_to_be64(IBA_GET(CM_REQ_SERVICE_ID, req));
+}
+
+/* The event's paths: the primary, and the alternate when the REQ has one */
+static void cm_req_paths(struct cm_event_rec *rec, struct cm_req_msg *req,
+			 const struct cm_av *av, const struct ib_wc *wc)
+{
+	struct ib_cm_req_event_param *p = &rec->ev.param.req_rcvd;
+	struct cm_req_path f;
+
+	cm_req_primary(req, &f);
+	cm_path_from_req(&rec->path[0], req, &f, av, wc->slid, true);
+	p->primary_path = &rec->path[0];
+	if (cm_req_alternate(req, &f)) {
+		cm_path_from_req(&rec->path[1], req, &f, av, f.local_lid, false);
+		p->alternate_path = &rec->path[1];
+	}
 }
 
 /* Keep what the QP needs of a received REQ (the cm_id is private yet) */
@@ -333,7 +389,6 @@ static void cm_req_event(struct cm_event_rec *rec, struct cm_id_priv *priv,
 	p->listen_id = &rec->listener->id;
 	p->bth_pkey = pkey;
 	p->port = port->num;
-	p->primary_path = &rec->path[0];
 	p->ppath_sgid_attr = priv->av.attr.grh.sgid_attr;
 	p->remote_ca_guid = priv->remote_ca_guid;
 	p->remote_qkey = IBA_GET(CM_REQ_LOCAL_Q_KEY, req);
@@ -419,6 +474,30 @@ fail:
 	return ret;
 }
 
+/*
+ * The passive QP's alternate path, when the REQ has one; a REQ whose
+ * alternate path no port of ours can take is rejected and its cm_id
+ * destroyed.
+ */
+static int cm_req_alt_av(struct cm_id_priv *priv, struct cm_event_rec *rec)
+{
+	struct sa_path_rec *alt = rec->ev.param.req_rcvd.alternate_path;
+	unsigned long flags;
+	int ret;
+
+	if (!alt)
+		return 0;
+	ret = cm_av_from_path(&priv->alt_av, priv->id.device, alt, NULL);
+	if (!ret)
+		return 0;
+	spin_lock_irqsave(&priv->lock, flags);
+	cm_send_rej_locked(priv, IB_CM_REJ_INVALID_ALT_GID, &alt->sgid,
+			   sizeof(alt->sgid), NULL, 0);
+	spin_unlock_irqrestore(&priv->lock, flags);
+	cm_destroy(priv, 0, false);
+	return ret;
+}
+
 /**
  * cm_req_recv - a REQ came in
  * @port: its port
@@ -459,7 +538,12 @@ void cm_req_recv(struct cm_port *port, struct ib_mad_recv_wc *rwc)
 	}
 	rec->rwc = rwc;
 	rec->listener = lis;
-	cm_path_from_req(&rec->path[0], req, &priv->av, rwc->wc);
+	cm_req_paths(rec, req, &priv->av, rwc->wc);
+	if (cm_req_alt_av(priv, rec)) {
+		rec->rwc = NULL;
+		cm_event_free(rec);
+		goto drop;
+	}
 	cm_req_event(rec, priv, port, req);
 	spin_lock_irqsave(&priv->lock, flags);
 	cm_queue_event(priv, rec);
@@ -597,11 +681,12 @@ static void cm_keep_rep(struct cm_id_priv *priv,
 }
 
 /* A REP for a connection we sent a REQ for; under the lock */
-static bool cm_rep_locked(struct cm_id_priv *priv, struct cm_event_rec *rec)
+static bool cm_rep_first(struct cm_id_priv *priv, struct cm_event_rec *rec)
 {
 	struct cm_rep_msg *rep = (void *)rec->rwc->recv_buf.mad;
 	struct cm_id_priv *other;
 
+	cm_rep_event(rec, rep);
 	priv->id.remote_id = cpu_to_be32(IBA_GET(CM_REP_LOCAL_COMM_ID, rep));
 	priv->remote_ca_guid = rec->ev.param.rep_rcvd.remote_ca_guid;
 	other = cm_remote_insert(priv);
@@ -622,6 +707,25 @@ static bool cm_rep_locked(struct cm_id_priv *priv, struct cm_event_rec *rec)
 	return true;
 }
 
+/* A REP in any state; under the lock.  A repeated one gets our answer again. */
+static bool cm_rep_locked(struct cm_id_priv *priv, struct cm_event_rec *rec)
+{
+	switch (priv->id.state) {
+	case IB_CM_REQ_SENT:
+	case IB_CM_MRA_REQ_RCVD:
+		return cm_rep_first(priv, rec);
+	case IB_CM_ESTABLISHED:
+		/* Our RTU was lost: the peer sends its REP again */
+		cm_send_rtu_locked(priv, NULL, 0);
+		return false;
+	case IB_CM_MRA_REP_SENT:
+		cm_send_mra_locked(priv);
+		return false;
+	default:
+		return false;
+	}
+}
+
 /**
  * cm_rep_recv - a REP came in
  * @port: its port
@@ -630,45 +734,12 @@ static bool cm_rep_locked(struct cm_id_priv *priv, struct cm_event_rec *rec)
 void cm_rep_recv(struct cm_port *port, struct ib_mad_recv_wc *rwc)
 {
 	struct cm_rep_msg *rep = (void *)rwc->recv_buf.mad;
-	struct cm_event_rec *rec;
-	struct cm_id_priv *priv;
-	unsigned long flags;
-	bool taken = false;
+	struct cm_id_priv *priv = cm_id_find(cpu_to_be32(IBA_GET(CM_REP_REMOTE_COMM_ID, rep)));
 
-	priv = cm_id_find(cpu_to_be32(IBA_GET(CM_REP_REMOTE_COMM_ID, rep)));
-	if (!priv)
-		goto drop;
-	rec = cm_event_alloc(IB_CM_REP_RECEIVED, GFP_KERNEL);
-	spin_lock_irqsave(&priv->lock, flags);
-	switch (priv->id.state) {
-	case IB_CM_REQ_SENT:
-	case IB_CM_MRA_REQ_RCVD:
-		if (!rec)
-			break;
-		rec->rwc = rwc;
-		cm_rep_event(rec, rep);
-		taken = cm_rep_locked(priv, rec);
-		if (!taken)
-			rec->rwc = NULL;
-		break;
-	case IB_CM_ESTABLISHED:
-		/* Our RTU was lost: the peer sends its REP again */
-		cm_send_rtu_locked(priv, NULL, 0);
-		break;
-	case IB_CM_MRA_REP_SENT:
-		cm_send_mra_locked(priv);
-		break;
-	default:
-		break;
-	}
-	spin_unlock_irqrestore(&priv->lock, flags);
-	if (!taken)
-		cm_event_free(rec);
-	cm_id_put(priv);
-	if (taken)
-		return;
-drop:
-	ib_free_recv_mad(rwc);
+	if (priv)
+		cm_recv_step(priv, IB_CM_REP_RECEIVED, rwc, cm_rep_locked);
+	else
+		ib_free_recv_mad(rwc);
 }
 
 /**
@@ -705,6 +776,21 @@ int ib_send_cm_rtu(struct ib_cm_id *cm_id, const void *private_data,
 }
 EXPORT_SYMBOL(ib_send_cm_rtu);
 
+/* An RTU: the passive side is established; under the lock */
+static bool cm_rtu_locked(struct cm_id_priv *priv, struct cm_event_rec *rec)
+{
+	struct cm_rtu_msg *rtu = (void *)rec->rwc->recv_buf.mad;
+
+	if (priv->id.state != IB_CM_REP_SENT &&
+	    priv->id.state != IB_CM_MRA_REP_RCVD)
+		return false;
+	cm_msg_cancel(priv);
+	priv->id.state = IB_CM_ESTABLISHED;
+	rec->ev.private_data = IBA_GET_MEM_PTR(CM_RTU_PRIVATE_DATA, rtu);
+	cm_queue_event(priv, rec);
+	return true;
+}
+
 /**
  * cm_rtu_recv - an RTU came in: the passive side is established
  * @port: its port
@@ -713,31 +799,11 @@ EXPORT_SYMBOL(ib_send_cm_rtu);
 void cm_rtu_recv(struct cm_port *port, struct ib_mad_recv_wc *rwc)
 {
 	struct cm_rtu_msg *rtu = (void *)rwc->recv_buf.mad;
-	struct cm_event_rec *rec;
-	struct cm_id_priv *priv;
-	unsigned long flags;
+	struct cm_id_priv *priv = cm_id_find(cpu_to_be32(IBA_GET(CM_RTU_REMOTE_COMM_ID, rtu)));
 
-	priv = cm_id_find(cpu_to_be32(IBA_GET(CM_RTU_REMOTE_COMM_ID, rtu)));
-	if (!priv)
-		goto drop;
-	rec = cm_event_alloc(IB_CM_RTU_RECEIVED, GFP_KERNEL);
-	spin_lock_irqsave(&priv->lock, flags);
-	if (rec && (priv->id.state == IB_CM_REP_SENT ||
-		    priv->id.state == IB_CM_MRA_REP_RCVD)) {
-		cm_msg_cancel(priv);
-		priv->id.state = IB_CM_ESTABLISHED;
-		rec->rwc = rwc;
-		rec->ev.private_data = IBA_GET_MEM_PTR(CM_RTU_PRIVATE_DATA,
-						       rtu);
-		cm_queue_event(priv, rec);
-		rwc = NULL;
-		rec = NULL;
-	}
-	spin_unlock_irqrestore(&priv->lock, flags);
-	cm_event_free(rec);
-	cm_id_put(priv);
-drop:
-	if (rwc)
+	if (priv)
+		cm_recv_step(priv, IB_CM_RTU_RECEIVED, rwc, cm_rtu_locked);
+	else
 		ib_free_recv_mad(rwc);
 }
 

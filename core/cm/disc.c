@@ -208,6 +208,20 @@ drop:
 	ib_free_recv_mad(rwc);
 }
 
+/* A DREP: our DREQ is answered, or crossed the peer's; under the lock */
+static bool cm_drep_locked(struct cm_id_priv *priv, struct cm_event_rec *rec)
+{
+	struct cm_drep_msg *drep = (void *)rec->rwc->recv_buf.mad;
+
+	if (priv->id.state != IB_CM_DREQ_SENT &&
+	    priv->id.state != IB_CM_DREQ_RCVD)
+		return false;
+	cm_enter_timewait(priv);
+	rec->ev.private_data = IBA_GET_MEM_PTR(CM_DREP_PRIVATE_DATA, drep);
+	cm_queue_event(priv, rec);
+	return true;
+}
+
 /**
  * cm_drep_recv - a DREP came in: our DREQ is answered
  * @port: its port
@@ -216,30 +230,11 @@ drop:
 void cm_drep_recv(struct cm_port *port, struct ib_mad_recv_wc *rwc)
 {
 	struct cm_drep_msg *drep = (void *)rwc->recv_buf.mad;
-	struct cm_event_rec *rec;
-	struct cm_id_priv *priv;
-	unsigned long flags;
+	struct cm_id_priv *priv = cm_id_find(cpu_to_be32(IBA_GET(CM_DREP_REMOTE_COMM_ID, drep)));
 
-	priv = cm_id_find(cpu_to_be32(IBA_GET(CM_DREP_REMOTE_COMM_ID, drep)));
-	if (!priv)
-		goto drop;
-	rec = cm_event_alloc(IB_CM_DREP_RECEIVED, GFP_KERNEL);
-	spin_lock_irqsave(&priv->lock, flags);
-	if (rec && (priv->id.state == IB_CM_DREQ_SENT ||
-		    priv->id.state == IB_CM_DREQ_RCVD)) {
-		cm_enter_timewait(priv);
-		rec->rwc = rwc;
-		rec->ev.private_data = IBA_GET_MEM_PTR(CM_DREP_PRIVATE_DATA,
-						       drep);
-		cm_queue_event(priv, rec);
-		rec = NULL;
-		rwc = NULL;
-	}
-	spin_unlock_irqrestore(&priv->lock, flags);
-	cm_event_free(rec);
-	cm_id_put(priv);
-drop:
-	if (rwc)
+	if (priv)
+		cm_recv_step(priv, IB_CM_DREP_RECEIVED, rwc, cm_drep_locked);
+	else
 		ib_free_recv_mad(rwc);
 }
 

@@ -264,6 +264,18 @@ static void cm_sidr_rep_event(struct cm_event_rec *rec,
 	rec->ev.private_data = IBA_GET_MEM_PTR(CM_SIDR_REP_PRIVATE_DATA, rep);
 }
 
+/* A SIDR REP for our outstanding SIDR REQ; under the lock */
+static bool cm_sidr_rep_locked(struct cm_id_priv *priv,
+			       struct cm_event_rec *rec)
+{
+	if (priv->id.state != IB_CM_SIDR_REQ_SENT)
+		return false;
+	cm_to_idle(priv);
+	cm_sidr_rep_event(rec, priv, (void *)rec->rwc->recv_buf.mad);
+	cm_queue_event(priv, rec);
+	return true;
+}
+
 /**
  * cm_sidr_rep_recv - a SIDR REP came in: our SIDR REQ is answered
  * @port: its port
@@ -272,28 +284,12 @@ static void cm_sidr_rep_event(struct cm_event_rec *rec,
 void cm_sidr_rep_recv(struct cm_port *port, struct ib_mad_recv_wc *rwc)
 {
 	struct cm_sidr_rep_msg *rep = (void *)rwc->recv_buf.mad;
-	struct cm_event_rec *rec;
-	struct cm_id_priv *priv;
-	unsigned long flags;
+	struct cm_id_priv *priv = cm_id_find(cpu_to_be32(IBA_GET(CM_SIDR_REP_REQUESTID, rep)));
 
-	priv = cm_id_find(cpu_to_be32(IBA_GET(CM_SIDR_REP_REQUESTID, rep)));
-	if (!priv)
-		goto drop;
-	rec = cm_event_alloc(IB_CM_SIDR_REP_RECEIVED, GFP_KERNEL);
-	spin_lock_irqsave(&priv->lock, flags);
-	if (rec && priv->id.state == IB_CM_SIDR_REQ_SENT) {
-		cm_to_idle(priv);
-		rec->rwc = rwc;
-		cm_sidr_rep_event(rec, priv, rep);
-		cm_queue_event(priv, rec);
-		rec = NULL;
-		rwc = NULL;
-	}
-	spin_unlock_irqrestore(&priv->lock, flags);
-	cm_event_free(rec);
-	cm_id_put(priv);
-drop:
-	if (rwc)
+	if (priv)
+		cm_recv_step(priv, IB_CM_SIDR_REP_RECEIVED, rwc,
+			     cm_sidr_rep_locked);
+	else
 		ib_free_recv_mad(rwc);
 }
 

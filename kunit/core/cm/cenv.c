@@ -124,7 +124,10 @@ static void cenv_copy(struct cenv_event *e, const struct ib_cm_event *event)
 			e->path = *req->primary_path;
 			req->primary_path = &e->path;
 		}
-		req->alternate_path = NULL;
+		if (req->alternate_path) {
+			e->alt = *req->alternate_path;
+			req->alternate_path = &e->alt;
+		}
 		cenv_copy_sgid(e, &req->ppath_sgid_attr);
 		break;
 	case IB_CM_REJ_RECEIVED:

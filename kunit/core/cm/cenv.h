@@ -59,6 +59,7 @@ struct cenv_event {
 	u8 pdata[CENV_PDATA];
 	u8 info[IB_CM_REJ_ARI_LENGTH];
 	struct sa_path_rec path;
+	struct sa_path_rec alt;
 	union ib_gid sgid;
 	bool has_sgid_attr;
 	bool taken;

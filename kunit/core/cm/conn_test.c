@@ -6,7 +6,8 @@
  * QPs through INIT, RTR and RTS with what the messages said; the calls
  * each state refuses; ib_cm_notify() (COMM_EST before the RTU);
  * disconnection by either side (DREQ, DREP, time wait and its end); a
- * DREQ and a REP nobody answers.
+ * DREQ and a REP nobody answers; an alternate path, and one the passive
+ * side cannot take.
  */
 #include <kunit/test.h>
 #include "cenv.h"
@@ -350,6 +351,100 @@ static void conn_comm_est(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cenv_count(env, 1, IB_CM_RTU_RECEIVED), 0);
 }
 
+/*
+ * A REQ with an alternate path: the passive side sees it from its end,
+ * and its QP gets it with RTR (and is armed for migration with RTS).
+ */
+static void conn_alternate_path(struct kunit *test)
+{
+	struct cenv *env = cenv_new(test, false);
+	const struct sa_path_rec *p;
+	struct sa_path_rec path, alt;
+	struct ib_cm_req_param req;
+	struct ib_cm_rep_param rep;
+	struct ib_qp_attr attr;
+	struct cenv_event *e;
+	struct ib_cm_id *a, *b;
+	int mask;
+
+	cenv_listen(env, 1, CT_SID);
+	a = cenv_id(env, 0);
+	cenv_path(env, 0, &path);
+	alt = path;
+	alt.sl = 5;
+	alt.flow_label = cpu_to_be32(0x12345);
+	alt.traffic_class = 7;
+	cenv_req_param(env, 0, &path, CT_SID, &req);
+	req.alternate_path = &alt;
+	KUNIT_ASSERT_EQ(test, ib_send_cm_req(a, &req), 0);
+	e = cenv_expect(env, 1, IB_CM_REQ_RECEIVED);
+	b = e->id;
+	p = e->ev.param.req_rcvd.alternate_path;
+	KUNIT_ASSERT_PTR_EQ(test, p, (const struct sa_path_rec *)&e->alt);
+	KUNIT_EXPECT_EQ(test, p->rec_type, SA_PATH_REC_TYPE_IB);
+	KUNIT_EXPECT_EQ(test, p->sl, 5);
+	KUNIT_EXPECT_EQ(test, p->flow_label, cpu_to_be32(0x12345));
+	KUNIT_EXPECT_EQ(test, p->traffic_class, 7);
+	KUNIT_EXPECT_EQ(test, memcmp(&p->sgid, &env->s[1].gid, 16), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(&p->dgid, &env->s[0].gid, 16), 0);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(sa_path_get_dlid((struct sa_path_rec *)p)),
+			(u32)env->s[0].lid);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(sa_path_get_slid((struct sa_path_rec *)p)),
+			(u32)env->s[1].lid);
+	KUNIT_EXPECT_EQ(test, p->pkey, path.pkey);
+	KUNIT_EXPECT_EQ(test, p->mtu, path.mtu);
+	/* The primary path stays the primary */
+	KUNIT_EXPECT_EQ(test, e->path.sl, path.sl);
+
+	cenv_rep_param(env, &rep);
+	KUNIT_ASSERT_EQ(test, ib_send_cm_rep(b, &rep), 0);
+	cenv_expect(env, 0, IB_CM_REP_RECEIVED);
+	attr.qp_state = IB_QPS_RTR;
+	KUNIT_ASSERT_EQ(test, ib_cm_init_qp_attr(b, &attr, &mask), 0);
+	KUNIT_EXPECT_TRUE(test, mask & IB_QP_ALT_PATH);
+	KUNIT_EXPECT_EQ(test, attr.alt_port_num, 1);
+	KUNIT_EXPECT_EQ(test, rdma_ah_get_sl(&attr.alt_ah_attr), 5);
+	KUNIT_EXPECT_EQ(test, rdma_ah_get_dlid(&attr.alt_ah_attr),
+			(u32)env->s[0].lid);
+	attr.qp_state = IB_QPS_RTS;
+	KUNIT_ASSERT_EQ(test, ib_cm_init_qp_attr(b, &attr, &mask), 0);
+	KUNIT_EXPECT_TRUE(test, mask & IB_QP_PATH_MIG_STATE);
+	KUNIT_EXPECT_EQ(test, attr.path_mig_state, IB_MIG_REARM);
+	KUNIT_EXPECT_EQ(test, cenv_late(env), 0);
+}
+
+/*
+ * An alternate path to a GID the passive device does not have: the REQ
+ * is rejected (INVALID_ALT_GID, the GID as additional information), and
+ * the listener's consumer never sees it.
+ */
+static void conn_alternate_bad_gid(struct kunit *test)
+{
+	struct cenv *env = cenv_new(test, false);
+	const struct ib_cm_rej_event_param *r;
+	struct sa_path_rec path, alt;
+	struct ib_cm_req_param req;
+	struct cenv_event *e;
+	struct ib_cm_id *a;
+
+	cenv_listen(env, 1, CT_SID);
+	a = cenv_id(env, 0);
+	cenv_path(env, 0, &path);
+	alt = path;
+	alt.dgid.global.subnet_prefix = cpu_to_be64(0xfe80000000000000ULL);
+	alt.dgid.global.interface_id = cpu_to_be64(0x0badbadbadbadbadULL);
+	cenv_req_param(env, 0, &path, CT_SID, &req);
+	req.alternate_path = &alt;
+	KUNIT_ASSERT_EQ(test, ib_send_cm_req(a, &req), 0);
+	e = cenv_expect(env, 0, IB_CM_REJ_RECEIVED);
+	r = &e->ev.param.rej_rcvd;
+	KUNIT_EXPECT_EQ(test, r->reason, IB_CM_REJ_INVALID_ALT_GID);
+	KUNIT_EXPECT_EQ(test, (int)r->ari_length, 16);
+	KUNIT_EXPECT_EQ(test, memcmp(e->info, &alt.dgid, 16), 0);
+	KUNIT_EXPECT_EQ(test, cenv_count(env, 1, IB_CM_REQ_RECEIVED), 0);
+	KUNIT_EXPECT_EQ(test, cenv_late(env), 0);
+}
+
 struct ct_dir {
 	bool roce;
 	int from;	/* the side that disconnects */
@@ -490,6 +585,8 @@ static struct kunit_case conn_cases[] = {
 	KUNIT_CASE_PARAM(conn_disconnect, ct_dir_gen_params),
 	KUNIT_CASE(conn_dreq_timeout),
 	KUNIT_CASE(conn_rep_timeout),
+	KUNIT_CASE(conn_alternate_path),
+	KUNIT_CASE(conn_alternate_bad_gid),
 	{}
 };
 
