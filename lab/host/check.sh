@@ -10,20 +10,21 @@
 # 2. the debug test kernel (lab/host/build-kernel.sh, cached; ~21 min when not),
 #    the root filesystem (lab/host/build-rootfs.sh, cached) and Debian's stock
 #    kernel image (lab/host/stock-kernel.sh, cached)
-# 3. builds our modules for both kernels with W=1 (build/*, warnings/*); the
-#    later makes of the same tree pass W=1 too, or kbuild would rebuild it
-# 4. sparse, make C=2, for the stock kernel (sparse/stock: warnings in our
-#    files);
-#    checkpatch over our C files; kunit/coverage.py (every export called)
-# 5. make abi-check against the stock kernel and its ULP modules, and against
-#    the test kernel and its in-tree ULP builds (abi-check/stock, abi-check/test)
-# 5b. the DKMS package (make deb), installed and removed in a throwaway
+# 3. builds our modules for the test kernel with W=1 (build/test, warnings/test)
+# 4. the test-kernel VM, in the background from here on (lab/host/suite.sh,
+#    one boot): every KUnit suite module (kunit/<suite>/<case>), then every
+#    scenario of lab/guest/scenarios (test/<scenario>/<case>), and the kernel
+#    log's reports (test/report/{kasan,lockdep,kmemleak,warn,bug})
+# 5. beside it, at a lower priority: our modules for the stock kernel with
+#    W=1 (build/stock, warnings/stock; the later makes of a tree pass W=1
+#    too, or kbuild would rebuild it); sparse, make C=2, for the stock kernel
+#    (sparse/stock: warnings in our files); make abi-check against the stock
+#    kernel and its ULP modules, and against the test kernel and its in-tree
+#    ULP builds (abi-check/stock, abi-check/test); checkpatch over our C
+#    files; kunit/coverage.py (every export called)
+# 6. the DKMS package (make deb), installed and removed in a throwaway
 #    chroot (lab/host/deb-check.sh --no-update: deb/*; make deb-check adds
-#    the kernel update), in the background during the test-kernel VM
-# 6. the test-kernel VM (lab/host/suite.sh, one boot): every KUnit suite
-#    module (kunit/<suite>/<case>), then every scenario of
-#    lab/guest/scenarios (test/<scenario>/<case>), and the kernel log's
-#    reports (test/report/{kasan,lockdep,kmemleak,warn,bug})
+#    the kernel update)
 # 7. the stock-kernel VM, one boot at a lower priority while the test-kernel
 #    VM goes on, with the modules the package built
 #    (those of make if it failed): insert and remove our modules
@@ -148,7 +149,8 @@ build_for() {
 	rel=$(kdir_release "$kdir")
 	b="$TOP_DIR/build/$rel"
 	step "building for the $name kernel ($rel) with W=1"
-	if timed "build-$name" make -C "$TOP_DIR" KDIR="$kdir" W=1 >"$LOGS/build-$name.log" 2>&1; then
+	if timed "build-$name" nice -n "$bg_nice" make -C "$TOP_DIR" KDIR="$kdir" W=1 \
+		>"$LOGS/build-$name.log" 2>&1; then
 		result PASS "build/$name"
 		eval "built_$name=1"
 	else
@@ -161,71 +163,19 @@ build_for() {
 	[ "$sparse" = sparse ] || return 0
 	step "sparse (make C=2) for the $name kernel"
 	# W=1 as the build had it: other flags would recompile everything.
-	if ! timed "sparse-$name" make -C "$TOP_DIR" KDIR="$kdir" W=1 C=2 >"$LOGS/sparse-$name.log" 2>&1; then
+	if ! timed "sparse-$name" nice -n "$bg_nice" make -C "$TOP_DIR" KDIR="$kdir" W=1 C=2 \
+		>"$LOGS/sparse-$name.log" 2>&1; then
 		result FAIL "sparse/$name" "make C=2 failed, see $LOGS/sparse-$name.log"
 		return
 	fi
 	diags_result "sparse/$name" "$LOGS/sparse-$name.log" "$b" "warnings"
 }
 
+# Builds, sparse, abi-check and checkpatch run at this niceness: 0 until
+# the test VM starts, then lower than it.
+bg_nice=0
 built_stock=0 built_test=0
-build_for stock "$skdir" sparse
 [ -n "$tk" ] && build_for test "$tk/linux"
-
-# abi_check NAME KDIR SYMVERS ULP_MODULE_DIR: our CRCs against that kernel's
-abi_check() {
-	local name=$1 kdir=$2 symvers=$3 ulps=$4 log="$LOGS/abi-check-$1.log"
-
-	step "abi-check against the $name kernel"
-	if timed "abi-check-$name" make -C "$TOP_DIR" -s KDIR="$kdir" W=1 TARGET_SYMVERS="$symvers" abi-check \
-		ULP_MODULES="$ulps" >"$log" 2>&1; then
-		result PASS "abi-check/$name" "$(grep -m1 'exports implemented' "$log")"
-	else
-		grep -E 'MISMATCH|not found|error' "$log" | head -n 20
-		result FAIL "abi-check/$name" "$(grep -c MISMATCH "$log") mismatches, see $log"
-	fi
-}
-
-if [ $built_stock -eq 1 ] && sdir=$("$HOST_DIR/stock-kernel.sh" 2>>"$LOGS/rootfs.log"); then
-	abi_check stock "$skdir" "$skdir/Module.symvers" "$sdir/lib/modules/$srel"
-else
-	result FAIL abi-check/stock "no stock build or stock kernel image"
-fi
-# The test kernel's own in-tree ULPs must load on our core there too.
-[ -n "$tk" ] && [ $built_test -eq 1 ] &&
-	abi_check test "$tk/linux" "$tk/linux/Module.symvers" "$tk/modroot/lib/modules/$trel"
-
-# checkpatch over our C files, with the checkpatch.pl of the test kernel's
-# tree (linux-source-6.1).  Ignored: CONST_STRUCT (ib_set_device_ops()
-# merges a driver's operations into the device's own, writable table),
-# PRINTK_WITHOUT_KERN_LEVEL (ibdev_printk() passes its caller's level as
-# the format's first %s) and ENOSYS (rdma_cm answers -ENOSYS where the
-# target does: a port whose transport has no connection manager).
-if [ -n "$tk" ] && [ -x "$tk/linux/scripts/checkpatch.pl" ]; then
-	step "checkpatch"
-	(cd "$TOP_DIR" && find $(ls -d core hw uverbs ulp kunit include 2>/dev/null) -name '*.[ch]' -print0 |
-		xargs -0 -n 16 -P "$(nproc)" "$tk/linux/scripts/checkpatch.pl" --no-tree --quiet --terse \
-			--show-types --ignore CONST_STRUCT,PRINTK_WITHOUT_KERN_LEVEL,SPDX_LICENSE_TAG,ENOSYS -f) \
-		>"$LOGS/checkpatch.log" 2>&1 || true
-	n=$(grep -cE ': (ERROR|WARNING):' "$LOGS/checkpatch.log" || true)
-	if [ "$n" -eq 0 ]; then
-		result PASS checkpatch
-	else
-		grep -E ': (ERROR|WARNING):' "$LOGS/checkpatch.log" | head -n 20
-		result FAIL checkpatch "$n warnings, see $LOGS/checkpatch.log"
-	fi
-else
-	result FAIL checkpatch "no checkpatch.pl (the test kernel's tree)"
-fi
-
-# Every export of core/ and uverbs/ is called by a KUnit case
-# (kunit/coverage.py).
-if python3 "$TOP_DIR/kunit/coverage.py" >"$LOGS/coverage.log" 2>&1; then
-	result PASS kunit/coverage "$(tail -n1 "$LOGS/coverage.log")"
-else
-	grep 'NOT CALLED' "$LOGS/coverage.log" | head -n 20
-	result FAIL kunit/coverage "$(tail -n1 "$LOGS/coverage.log")"
-fi
 
 # The scenarios that run on a kernel: every lab/guest/scenarios/*.sh, unless
 # its "# lab-kernels:" line names only the other one, or a "# lab-check: no"
@@ -256,10 +206,10 @@ vm_script() {
 	echo suite
 }
 
-# The two VMs run at the same time: the test-kernel VM, the longest stage,
-# keeps one of the host's two CPUs idle for about a third of its run (its
-# guest waits on itself), and the stock VM fills that time at a lower
-# priority.
+# The test-kernel VM, the longest stage, boots as soon as its modules are
+# built; the stock build, sparse, abi-check, checkpatch, the DKMS package
+# and then the stock VM fill the time it leaves one of the host's two CPUs
+# idle (its guest waits on itself), at a lower priority.
 #
 # vm_start NAME RESULT_PREFIX NICE SCRIPT SUITE_ARGS...: one VM boot of
 # lab/host/SCRIPT.sh (suite, or pair: the same and the in-tree peer VM),
@@ -284,26 +234,6 @@ vm_results() {
 		"$LOGS/$name-vm/share/out/plan.log" 2>/dev/null >>"$LAB_TIMES"
 }
 
-# The DKMS package (make deb), installed, updated and removed in a throwaway
-# chroot (lab/host/deb-check.sh), in the background at low priority while
-# the test-kernel VM runs; the stock VM then boots with the modules the
-# package built, while the test-kernel VM goes on.
-stock_mods="$TOP_DIR/build/$srel"
-deb_pid=
-if [ $built_stock -eq 1 ]; then
-	step "the DKMS package (background)"
-	(
-		if deb=$(timed deb nice -n 19 make -s -C "$TOP_DIR" KDIR="$skdir" W=1 deb 2>"$LOGS/deb.log"); then
-			echo "PASS deb/build ($(basename "$deb"), $(du -h "$deb" | cut -f1))"
-			LAB_LOGS="$LOGS" timed deb-check nice -n 19 "$HOST_DIR/deb-check.sh" --no-update "$deb" \
-				"$LOGS/deb-modules" 2>"$LOGS/deb-check.err"
-		else
-			echo "FAIL deb/build (make deb failed, see $LOGS/deb.log)"
-		fi
-	) >"$LOGS/deb-check.log" 2>&1 &
-	deb_pid=$!
-fi
-
 # The test kernel: every KUnit suite module and every scenario, one boot.
 if [ -n "$tk" ] && [ $built_test -eq 1 ] && [ $have_rootfs -eq 1 ]; then
 	mapfile -t suites < <(built_modules "$TOP_DIR/build/$trel" | grep '/kunit/' |
@@ -325,6 +255,86 @@ if [ -n "$tk" ] && [ $built_test -eq 1 ] && [ $have_rootfs -eq 1 ]; then
 		--timeout 3600 --kunit "${suites[@]}" --scenario "${scen[@]}"
 else
 	result FAIL test/vm "no test kernel, test-kernel build or root filesystem"
+fi
+
+# The stock build, sparse, abi-check and checkpatch run while the test VM
+# does, at a lower priority: the VM is the longest stage.
+bg_nice=10
+build_for stock "$skdir" sparse
+
+# abi_check NAME KDIR SYMVERS ULP_MODULE_DIR: our CRCs against that kernel's
+abi_check() {
+	local name=$1 kdir=$2 symvers=$3 ulps=$4 log="$LOGS/abi-check-$1.log"
+
+	step "abi-check against the $name kernel"
+	if timed "abi-check-$name" nice -n "$bg_nice" make -C "$TOP_DIR" -s KDIR="$kdir" W=1 TARGET_SYMVERS="$symvers" abi-check \
+		ULP_MODULES="$ulps" >"$log" 2>&1; then
+		result PASS "abi-check/$name" "$(grep -m1 'exports implemented' "$log")"
+	else
+		grep -E 'MISMATCH|not found|error' "$log" | head -n 20
+		result FAIL "abi-check/$name" "$(grep -c MISMATCH "$log") mismatches, see $log"
+	fi
+}
+
+if [ $built_stock -eq 1 ] && sdir=$("$HOST_DIR/stock-kernel.sh" 2>>"$LOGS/rootfs.log"); then
+	abi_check stock "$skdir" "$skdir/Module.symvers" "$sdir/lib/modules/$srel"
+else
+	result FAIL abi-check/stock "no stock build or stock kernel image"
+fi
+# The test kernel's own in-tree ULPs must load on our core there too.
+[ -n "$tk" ] && [ $built_test -eq 1 ] &&
+	abi_check test "$tk/linux" "$tk/linux/Module.symvers" "$tk/modroot/lib/modules/$trel"
+
+# checkpatch over our C files, with the checkpatch.pl of the test kernel's
+# tree (linux-source-6.1).  Ignored: CONST_STRUCT (ib_set_device_ops()
+# merges a driver's operations into the device's own, writable table),
+# PRINTK_WITHOUT_KERN_LEVEL (ibdev_printk() passes its caller's level as
+# the format's first %s) and ENOSYS (rdma_cm answers -ENOSYS where the
+# target does: a port whose transport has no connection manager).
+if [ -n "$tk" ] && [ -x "$tk/linux/scripts/checkpatch.pl" ]; then
+	step "checkpatch"
+	(cd "$TOP_DIR" && find $(ls -d core hw uverbs ulp kunit include 2>/dev/null) -name '*.[ch]' -print0 |
+		nice -n "$bg_nice" xargs -0 -n 16 -P "$(nproc)" "$tk/linux/scripts/checkpatch.pl" --no-tree --quiet --terse \
+			--show-types --ignore CONST_STRUCT,PRINTK_WITHOUT_KERN_LEVEL,SPDX_LICENSE_TAG,ENOSYS -f) \
+		>"$LOGS/checkpatch.log" 2>&1 || true
+	n=$(grep -cE ': (ERROR|WARNING):' "$LOGS/checkpatch.log" || true)
+	if [ "$n" -eq 0 ]; then
+		result PASS checkpatch
+	else
+		grep -E ': (ERROR|WARNING):' "$LOGS/checkpatch.log" | head -n 20
+		result FAIL checkpatch "$n warnings, see $LOGS/checkpatch.log"
+	fi
+else
+	result FAIL checkpatch "no checkpatch.pl (the test kernel's tree)"
+fi
+
+# Every export of core/ and uverbs/ is called by a KUnit case
+# (kunit/coverage.py).
+if python3 "$TOP_DIR/kunit/coverage.py" >"$LOGS/coverage.log" 2>&1; then
+	result PASS kunit/coverage "$(tail -n1 "$LOGS/coverage.log")"
+else
+	grep 'NOT CALLED' "$LOGS/coverage.log" | head -n 20
+	result FAIL kunit/coverage "$(tail -n1 "$LOGS/coverage.log")"
+fi
+
+# The DKMS package (make deb), installed, updated and removed in a throwaway
+# chroot (lab/host/deb-check.sh), in the background at low priority while
+# the test-kernel VM runs; the stock VM then boots with the modules the
+# package built, while the test-kernel VM goes on.
+stock_mods="$TOP_DIR/build/$srel"
+deb_pid=
+if [ $built_stock -eq 1 ]; then
+	step "the DKMS package (background)"
+	(
+		if deb=$(timed deb nice -n 19 make -s -C "$TOP_DIR" KDIR="$skdir" W=1 deb 2>"$LOGS/deb.log"); then
+			echo "PASS deb/build ($(basename "$deb"), $(du -h "$deb" | cut -f1))"
+			LAB_LOGS="$LOGS" timed deb-check nice -n 19 "$HOST_DIR/deb-check.sh" --no-update "$deb" \
+				"$LOGS/deb-modules" 2>"$LOGS/deb-check.err"
+		else
+			echo "FAIL deb/build (make deb failed, see $LOGS/deb.log)"
+		fi
+	) >"$LOGS/deb-check.log" 2>&1 &
+	deb_pid=$!
 fi
 
 if [ -n "$deb_pid" ]; then
