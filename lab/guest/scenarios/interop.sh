@@ -9,7 +9,8 @@
 #             rdma_cms and ib_cms) to a file-backed namespace, fio with
 #             crc32c verification, the data checked on the target's file,
 #             and a disconnect (DREQ/DREP)
-#   rdmacm/*  rping with verification, when our rdma_ucm is built
+#   rdmacm/*  librdmacm's rping (verified), ucmatose and udaddy (UD, SIDR),
+#             rping over IPv6, when our rdma_ucm is built
 # Then the peer ends, our device goes and our modules unload.
 # lab-kernels: stock
 # lab-pair: yes
@@ -17,6 +18,8 @@
 S=interop
 ME=10.77.0.2
 PEER=10.77.0.1
+ME6=fd77::2
+PEER6=fd77::1
 T=/tmp/interop
 PEERCMD="python3 /lab/tools/peer.py"
 NQN=nqn.2026-11.lab:interop
@@ -202,30 +205,67 @@ nvmeof_from_peer() {
 	rm -f $T/ns.img
 }
 
-# rping with verification, both ways, when our rdma_ucm exists.
+# cm_listening TOOL: an rdma_cm ID of TOOL listens (rdma res, either side)
+CM_LISTENING='rdma res show cm_id | grep LISTEN | grep -q "comm $0"'
+cm_listening() { sh -c "$CM_LISTENING" "$1"; }
+peer_listening() { $PEERCMD run 10 "sh -c '$CM_LISTENING' $1" >/dev/null 2>&1; }
+
+# cm_pair NAME TOOL SERVER_ARGS CLIENT_ARGS: TOOL (librdmacm) with its
+# server on the peer and its client here, then the reverse; in the args,
+# @SRV@ stands for the server's address.  NAME/to-peer, NAME/from-peer.
+cm_pair() {
+	_n=$1 _t=$2 _sa=$3 _ca=$4
+	_s=$(echo "$_sa" | sed "s/@SRV@/$PEER_A/g")
+	_c=$(echo "$_ca" | sed "s/@SRV@/$PEER_A/g")
+	$PEERCMD start srv "timeout 120 $_t $_s" >/dev/null
+	lab_wait_for 60 peer_listening "$_t"
+	# shellcheck disable=SC2086
+	timeout 120 $_t $_c >$T/cli.out 2>&1
+	_cst=$?
+	$PEERCMD wait srv 130 >$T/srv.out 2>&1
+	_sst=$?
+	sed 's/^/    client: /' $T/cli.out | tail -n 3
+	sed 's/^/    peer server: /' $T/srv.out | tail -n 3
+	[ $_cst -eq 0 ] && [ $_sst -eq 0 ] && pass "$_n/to-peer" ||
+		fail "$_n/to-peer" "client $_cst, peer server $_sst"
+
+	_s=$(echo "$_sa" | sed "s/@SRV@/$ME_A/g")
+	_c=$(echo "$_ca" | sed "s/@SRV@/$ME_A/g")
+	# shellcheck disable=SC2086
+	timeout 120 $_t $_s >$T/srv.out 2>&1 &
+	_spid=$!
+	lab_wait_for 60 cm_listening "$_t"
+	on_peer 130 "timeout 120 $_t $_c" >/dev/null
+	_cst=$?
+	wait $_spid
+	_sst=$?
+	sed 's/^/    server: /' $T/srv.out | tail -n 3
+	[ $_cst -eq 0 ] && [ $_sst -eq 0 ] && pass "$_n/from-peer" ||
+		fail "$_n/from-peer" "peer client $_cst, server $_sst"
+}
+
+# librdmacm's tools through our rdma_ucm, when it is built: RC with
+# verification (rping), RC connections with messages (ucmatose), UD over
+# SIDR (udaddy); over IPv4, and rping over IPv6.
 rdmacm() {
 	if ! lab_is_ours rdma_ucm; then
 		echo "SKIP $S/rdmacm (no rdma_ucm of ours in this build)"
 		return
 	fi
 	lab_load rdma_ucm || { fail rdmacm/load "rdma_ucm"; return; }
-	$PEERCMD start rs "timeout 120 rping -s -a $PEER -C 20 -v -V" >/dev/null
-	sleep 3
-	timeout 120 rping -c -a $PEER -C 20 -v -V >$T/rping.out 2>&1
-	_c=$?
-	$PEERCMD wait rs 120 >/dev/null 2>&1
-	_s=$?
-	[ $_c -eq 0 ] && [ $_s -eq 0 ] && pass rdmacm/rping/to-peer ||
-		fail rdmacm/rping/to-peer "client $_c, peer server $_s"
-	timeout 120 rping -s -a $ME -C 20 -v -V >$T/rping.out 2>&1 &
-	_spid=$!
-	sleep 3
-	on_peer 120 "timeout 120 rping -c -a $ME -C 20 -v -V >/dev/null"
-	_c=$?
-	wait $_spid
-	_s=$?
-	[ $_c -eq 0 ] && [ $_s -eq 0 ] && pass rdmacm/rping/from-peer ||
-		fail rdmacm/rping/from-peer "peer client $_c, server $_s"
+	ME_A=$ME PEER_A=$PEER
+	cm_pair rdmacm/rping rping "-s -a @SRV@ -C 20 -V" "-c -a @SRV@ -C 20 -V"
+	cm_pair rdmacm/ucmatose ucmatose "-b @SRV@ -c 2 -C 10" "-s @SRV@ -c 2 -C 10"
+	cm_pair rdmacm/udaddy udaddy "-b @SRV@ -c 2 -C 10" "-s @SRV@ -c 2 -C 10"
+	# IPv6: addresses without duplicate detection (rdma_cm resolves the
+	# neighbour itself)
+	if ip -6 addr add $ME6/64 dev "$NIC" nodad &&
+		on_peer 30 "ip -6 addr add $PEER6/64 dev \$(lab_wire_nic) nodad"; then
+		ME_A=$ME6 PEER_A=$PEER6
+		cm_pair rdmacm/rping6 rping "-s -a @SRV@ -C 20 -V" "-c -a @SRV@ -C 20 -V"
+	else
+		fail rdmacm/ipv6 "cannot add $ME6 here or $PEER6 on the peer"
+	fi
 }
 
 teardown() {
