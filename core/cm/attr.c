@@ -40,6 +40,15 @@ static void cm_attr_init(struct cm_id_priv *priv, struct ib_qp_attr *a,
 		IB_QP_ACCESS_FLAGS;
 }
 
+/* The alternate path's attributes (IB_QP_ALT_PATH) */
+static void cm_attr_alt(struct cm_id_priv *priv, struct ib_qp_attr *a)
+{
+	a->alt_ah_attr = priv->alt_av.attr;
+	a->alt_timeout = priv->alt_av.timeout;
+	a->alt_pkey_index = priv->alt_av.pkey_index;
+	a->alt_port_num = priv->alt_av.port->num;
+}
+
 static void cm_attr_rtr(struct cm_id_priv *priv, struct ib_qp_attr *a,
 			int *mask)
 {
@@ -60,10 +69,7 @@ static void cm_attr_rtr(struct cm_id_priv *priv, struct ib_qp_attr *a,
 	}
 	if (priv->alt_av.valid) {
 		m |= IB_QP_ALT_PATH;
-		a->alt_ah_attr = priv->alt_av.attr;
-		a->alt_timeout = priv->alt_av.timeout;
-		a->alt_pkey_index = priv->alt_av.pkey_index;
-		a->alt_port_num = priv->alt_av.port->num;
+		cm_attr_alt(priv, a);
 	}
 	*mask = m;
 }
@@ -76,6 +82,13 @@ static void cm_attr_rts(struct cm_id_priv *priv, struct ib_qp_attr *a,
 	bool acks = sends || priv->qp_type == IB_QPT_XRC_TGT;
 	int m = IB_QP_STATE | IB_QP_SQ_PSN;
 
+	if (priv->id.lap_state != IB_CM_LAP_UNINIT && priv->alt_av.valid) {
+		/* After a LAP: the running QP loads the new alternate path */
+		cm_attr_alt(priv, a);
+		a->path_mig_state = IB_MIG_REARM;
+		*mask = IB_QP_ALT_PATH | IB_QP_PATH_MIG_STATE;
+		return;
+	}
 	a->sq_psn = priv->sq_psn;
 	if (sends) {
 		/* The requester's retries and outstanding reads */

@@ -165,6 +165,7 @@ static void cm_keep_req(struct cm_id_priv *priv,
 	priv->initiator_depth = p->initiator_depth;
 	priv->max_cm_retries = p->max_cm_retries;
 	priv->plt = p->primary_path->packet_life_time;
+	priv->pkey = p->primary_path->pkey;
 	priv->timeout_ms = 2 * cm_iba_ms(priv->plt) +
 			   cm_iba_ms(p->remote_cm_response_timeout);
 }
@@ -373,6 +374,7 @@ static void cm_keep_peer_req(struct cm_id_priv *priv,
 	priv->rnr_retry_count = IBA_GET(CM_REQ_RNR_RETRY_COUNT, req);
 	priv->max_cm_retries = IBA_GET(CM_REQ_MAX_CM_RETRIES, req);
 	priv->plt = plt;
+	priv->pkey = cpu_to_be16(IBA_GET(CM_REQ_PARTITION_KEY, req));
 	priv->av.timeout = cm_ack_timeout(priv->av.port->dev->ack_delay, plt);
 	priv->timeout_ms = 2 * cm_iba_ms(plt) +
 		cm_iba_ms(IBA_GET(CM_REQ_LOCAL_CM_RESPONSE_TIMEOUT, req));

@@ -29,6 +29,8 @@ int cm_send_dreq_locked(struct cm_id_priv *priv, const void *data, u8 len)
 	struct cm_dreq_msg *dreq;
 	int ret;
 
+	/* A LAP under way ends with the connection */
+	cm_msg_cancel(priv);
 	msg = cm_msg_alloc(priv, CM_DREQ_ATTR_ID, cm_new_tid(priv));
 	if (IS_ERR(msg)) {
 		ret = PTR_ERR(msg);
@@ -162,9 +164,9 @@ static bool cm_dreq_locked(struct cm_id_priv *priv, struct cm_event_rec *rec)
 	case IB_CM_REP_SENT:
 	case IB_CM_MRA_REP_RCVD:
 	case IB_CM_DREQ_SENT:
-		cm_msg_cancel(priv);
-		fallthrough;
 	case IB_CM_ESTABLISHED:
+		/* Ours (the REP, the DREQ, a LAP) is answered or moot */
+		cm_msg_cancel(priv);
 		priv->id.state = IB_CM_DREQ_RCVD;
 		priv->tid = dreq->hdr.tid;
 		rec->ev.private_data = IBA_GET_MEM_PTR(CM_DREQ_PRIVATE_DATA,

@@ -127,6 +127,7 @@ static void cm_id_free(struct cm_id_priv *priv)
 		cm_event_free(rec);
 	cm_av_release(&priv->av);
 	cm_av_release(&priv->alt_av);
+	cm_av_release(&priv->lap_av);
 	kfree(priv);
 }
 

@@ -18,6 +18,7 @@
  *   conn.c     establishment: REQ, REP, RTU, MRA, REJ
  *   disc.c     release: DREQ, DREP, timewait; ib_cm_notify()
  *   sidr.c     SIDR REQ and REP
+ *   lap.c      LAP and APR (our extension: include/core/ib_cm_lap.h)
  *   attr.c     ib_cm_init_qp_attr(), ibcm_reject_msg()
  *
  * Lock order (outermost first): a cm_id's lock, then cm_lock (the
@@ -131,7 +132,12 @@ struct cm_mra_info {
  * @dead: destruction began; nothing is queued any more
  * @av: the connection's address vector
  * @alt_av: the alternate path's, if any
- * @msg: the message out with retries (REQ, REP, DREQ, SIDR REQ), or NULL
+ * @lap_av: the path of the LAP we sent, until its APR
+ * @lap_path: the path of the LAP we received, until our APR
+ * @lap_tid: the transaction ID of that LAP
+ * @pkey: the connection's P_Key (a LAP keeps it)
+ * @msg: the message out with retries (REQ, REP, DREQ, SIDR REQ, LAP), or
+ *	NULL
  * @tid: the transaction ID of the connection's messages
  * @events: queued events, delivered in order by @work
  * @busy: @work is queued or running
@@ -172,6 +178,10 @@ struct cm_id_priv {
 
 	struct cm_av av;
 	struct cm_av alt_av;
+	struct cm_av lap_av;
+	struct sa_path_rec lap_path;
+	__be64 lap_tid;
+	__be16 pkey;
 	struct ib_mad_send_buf *msg;
 	__be64 tid;
 
@@ -293,6 +303,11 @@ void cm_drep_recv(struct cm_port *port, struct ib_mad_recv_wc *rwc);
 void cm_dreq_send_failed(struct cm_id_priv *priv, enum ib_wc_status st);
 int cm_send_dreq_locked(struct cm_id_priv *priv, const void *data, u8 len);
 int cm_send_drep_locked(struct cm_id_priv *priv, const void *data, u8 len);
+
+/* lap.c */
+void cm_lap_recv(struct cm_port *port, struct ib_mad_recv_wc *rwc);
+void cm_apr_recv(struct cm_port *port, struct ib_mad_recv_wc *rwc);
+void cm_lap_send_failed(struct cm_id_priv *priv, enum ib_wc_status st);
 
 /* sidr.c */
 void cm_sidr_req_recv(struct cm_port *port, struct ib_mad_recv_wc *rwc);

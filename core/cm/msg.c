@@ -333,6 +333,10 @@ static void cm_msg_failed(struct cm_id_priv *priv, enum ib_wc_status st)
 	case IB_CM_SIDR_REQ_SENT:
 		cm_sidr_send_failed(priv, st);
 		break;
+	case IB_CM_ESTABLISHED:
+		if (priv->id.lap_state == IB_CM_LAP_SENT)
+			cm_lap_send_failed(priv, st);
+		break;
 	default:
 		break;
 	}

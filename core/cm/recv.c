@@ -2,8 +2,8 @@
 /*
  * Receiving CM messages: the MAD layer hands each one to the agent of
  * its port (main.c), in process context; it goes to the handler of its
- * attribute, which owns it from then on.  What no handler takes, or the
- * CM does not do (LAP, APR: gone from Linux 6.1's CM), is dropped.
+ * attribute, which owns it from then on.  What no handler takes is
+ * dropped.
  */
 #include "abi/ib_cm/cm.h"
 #include "internal.h"
@@ -41,6 +41,10 @@ void cm_recv_handler(struct ib_mad_agent *agent,
 		cm_sidr_req_recv(port, rwc);
 	else if (attr == CM_SIDR_REP_ATTR_ID)
 		cm_sidr_rep_recv(port, rwc);
+	else if (attr == CM_LAP_ATTR_ID)
+		cm_lap_recv(port, rwc);
+	else if (attr == CM_APR_ATTR_ID)
+		cm_apr_recv(port, rwc);
 	else
 		goto drop;
 	return;

@@ -86,6 +86,10 @@ static size_t cenv_pdata_len(enum ib_cm_event_type type)
 		return IB_CM_SIDR_REQ_PRIVATE_DATA_SIZE;
 	case IB_CM_SIDR_REP_RECEIVED:
 		return IB_CM_SIDR_REP_PRIVATE_DATA_SIZE;
+	case IB_CM_LAP_RECEIVED:
+		return IB_CM_LAP_PRIVATE_DATA_SIZE;
+	case IB_CM_APR_RECEIVED:
+		return IB_CM_APR_PRIVATE_DATA_SIZE;
 	default:
 		return 0;
 	}
@@ -147,6 +151,17 @@ static void cenv_copy(struct cenv_event *e, const struct ib_cm_event *event)
 			e->ev.param.sidr_rep_rcvd.info = e->info;
 		}
 		cenv_copy_sgid(e, &e->ev.param.sidr_rep_rcvd.sgid_attr);
+		break;
+	case IB_CM_LAP_RECEIVED:
+		e->alt = *event->param.lap_rcvd.alternate_path;
+		e->ev.param.lap_rcvd.alternate_path = &e->alt;
+		break;
+	case IB_CM_APR_RECEIVED:
+		if (event->param.apr_rcvd.apr_info) {
+			memcpy(e->info, event->param.apr_rcvd.apr_info,
+			       sizeof(e->info));
+			e->ev.param.apr_rcvd.apr_info = e->info;
+		}
 		break;
 	default:
 		break;
