@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rdma_ucm: rdma_cm from userspace, through the misc device rdma_cm
+ * (/dev/infiniband/rdma_cm) that librdmacm drives.  The module entry:
+ * the device with its abi_version attribute, the net.rdma_ucm.max_backlog
+ * sysctl, and an RDMA client that exists only to answer netlink's
+ * GET_CHARDEV for "rdma_cm".  internal.h gives the files and the
+ * locking.
+ */
+#include <linux/miscdevice.h>
+#include <linux/module.h>
+#include <linux/sysctl.h>
+#include <net/net_namespace.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/rdma_netlink.h>
+#include "abi/ib_core/types.h"
+#include "internal.h"
+#include "rdma_version.h"
+
+/* The backlog of a listener that asks for none, or for more */
+static int ucma_backlog_limit = 1024;
+
+static struct ctl_table ucma_sysctl[] = {
+	{
+		.procname = "max_backlog",
+		.data = &ucma_backlog_limit,
+		.maxlen = sizeof(ucma_backlog_limit),
+		.mode = 0644,
+		.proc_handler = proc_dointvec,
+	},
+	{ }
+};
+
+static struct ctl_table_header *ucma_sysctl_hdr;
+
+/**
+ * ucma_max_backlog - the net.rdma_ucm.max_backlog sysctl
+ */
+int ucma_max_backlog(void)
+{
+	return READ_ONCE(ucma_backlog_limit);
+}
+
+/* /sys/class/misc/rdma_cm/abi_version, which librdmacm may read */
+static ssize_t abi_version_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%d\n", RDMA_USER_CM_ABI_VERSION);
+}
+static DEVICE_ATTR_RO(abi_version);
+
+static struct attribute *ucma_attrs[] = {
+	&dev_attr_abi_version.attr,
+	NULL
+};
+ATTRIBUTE_GROUPS(ucma);
+
+static struct miscdevice ucma_misc = {
+	.minor = MISC_DYNAMIC_MINOR,
+	.name = "rdma_cm",
+	.nodename = "infiniband/rdma_cm",
+	.mode = 0666,
+	.fops = &ucma_fops,
+	.groups = ucma_groups,
+};
+
+/* Netlink's RDMA_NLDEV_CMD_GET_CHARDEV for "rdma_cm" (no device) */
+static int ucma_nl_info(struct ib_client_nl_info *res)
+{
+	res->abi = RDMA_USER_CM_ABI_VERSION;
+	res->cdev = ucma_misc.this_device;
+	return 0;
+}
+
+static struct ib_client ucma_client = {
+	.name = "rdma_cm",
+	.get_global_nl_info = ucma_nl_info,
+};
+MODULE_ALIAS_RDMA_CLIENT("rdma_cm");
+
+static int __init ucma_init(void)
+{
+	int ret;
+
+	ret = misc_register(&ucma_misc);
+	if (ret)
+		return ret;
+	ucma_sysctl_hdr = register_net_sysctl(&init_net, "net/rdma_ucm",
+					      ucma_sysctl);
+	if (!ucma_sysctl_hdr) {
+		ret = -ENOMEM;
+		goto err_misc;
+	}
+	ret = ib_register_client(&ucma_client);
+	if (ret)
+		goto err_sysctl;
+	return 0;
+
+err_sysctl:
+	unregister_net_sysctl_table(ucma_sysctl_hdr);
+err_misc:
+	misc_deregister(&ucma_misc);
+	return ret;
+}
+
+static void __exit ucma_exit(void)
+{
+	ib_unregister_client(&ucma_client);
+	unregister_net_sysctl_table(ucma_sysctl_hdr);
+	misc_deregister(&ucma_misc);
+}
+
+module_init(ucma_init);
+module_exit(ucma_exit);
+
+MODULE_DESCRIPTION("RDMA: the RDMA connection manager from userspace (/dev/infiniband/rdma_cm)");
+MODULE_LICENSE("GPL");
+MODULE_VERSION(RDMA_VERSION_STRING);
