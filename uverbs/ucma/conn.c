@@ -36,37 +36,33 @@ static int ucma_qp_type(const struct rdma_ucm_create_id *cmd,
 }
 
 /**
- * ucma_create_id - CREATE_ID: a new ID in a port space
+ * ucma_cmd_create_id - CREATE_ID: a new ID in a port space
  * @file: the file the ID belongs to
- * @in: struct rdma_ucm_create_id
+ * @buf: struct rdma_ucm_create_id
  * @in_len: unused
  * @out_len: room for struct rdma_ucm_create_id_resp
  *
  * Return: 0 or a negative errno.
  */
-int ucma_create_id(struct ucma_file *file, const void __user *in,
+int ucma_cmd_create_id(struct ucma_file *file, void *buf,
 		   u32 in_len, u32 out_len)
 {
 	struct rdma_ucm_create_id_resp resp = {};
-	struct rdma_ucm_create_id cmd;
+	struct rdma_ucm_create_id *cmd = buf;
 	enum ib_qp_type qp_type;
 	struct rdma_cm_id *cm_id;
 	struct ucma_ctx *ctx;
 	int ret;
 
-	if (out_len < sizeof(resp))
-		return -ENOSPC;
-	if (copy_from_user(&cmd, in, sizeof(cmd)))
-		return -EFAULT;
-	ret = ucma_qp_type(&cmd, &qp_type);
+	ret = ucma_qp_type(cmd, &qp_type);
 	if (ret)
 		return ret;
 
 	ctx = ucma_ctx_alloc(file);
 	if (!ctx)
 		return -ENOMEM;
-	ctx->uid = cmd.uid;
-	cm_id = rdma_create_user_id(ucma_event_handler, ctx, cmd.ps, qp_type);
+	ctx->uid = cmd->uid;
+	cm_id = rdma_create_user_id(ucma_event_handler, ctx, cmd->ps, qp_type);
 	if (IS_ERR(cm_id)) {
 		ucma_ctx_put(ctx);
 		return PTR_ERR(cm_id);
@@ -74,7 +70,7 @@ int ucma_create_id(struct ucma_file *file, const void __user *in,
 	ctx->cm_id = cm_id;
 
 	resp.id = ctx->id;
-	if (copy_to_user(u64_to_user_ptr(cmd.response), &resp, sizeof(resp))) {
+	if (copy_to_user(u64_to_user_ptr(cmd->response), &resp, sizeof(resp))) {
 		ucma_ctx_teardown(ctx);
 		return -EFAULT;
 	}
@@ -85,9 +81,9 @@ int ucma_create_id(struct ucma_file *file, const void __user *in,
 }
 
 /**
- * ucma_destroy_id - DESTROY_ID: destroy an ID and its queued events
+ * ucma_cmd_destroy_id - DESTROY_ID: destroy an ID and its queued events
  * @file: the file
- * @in: struct rdma_ucm_destroy_id
+ * @buf: struct rdma_ucm_destroy_id
  * @in_len: unused
  * @out_len: room for struct rdma_ucm_destroy_id_resp
  *
@@ -95,22 +91,18 @@ int ucma_create_id(struct ucma_file *file, const void __user *in,
  *
  * Return: 0 or a negative errno.
  */
-int ucma_destroy_id(struct ucma_file *file, const void __user *in,
+int ucma_cmd_destroy_id(struct ucma_file *file, void *buf,
 		    u32 in_len, u32 out_len)
 {
 	struct rdma_ucm_destroy_id_resp resp = {};
-	struct rdma_ucm_destroy_id cmd;
+	struct rdma_ucm_destroy_id *cmd = buf;
 	struct ucma_ctx *ctx;
 
-	if (out_len < sizeof(resp))
-		return -ENOSPC;
-	if (copy_from_user(&cmd, in, sizeof(cmd)))
-		return -EFAULT;
-	ctx = ucma_ctx_unpublish(file, cmd.id);
+	ctx = ucma_ctx_unpublish(file, cmd->id);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
 	resp.events_reported = ucma_ctx_teardown(ctx);
-	if (copy_to_user(u64_to_user_ptr(cmd.response), &resp, sizeof(resp)))
+	if (copy_to_user(u64_to_user_ptr(cmd->response), &resp, sizeof(resp)))
 		return -EFAULT;
 	return 0;
 }
@@ -129,47 +121,43 @@ static int ucma_do_bind(struct ucma_file *file, u32 id, struct sockaddr *addr)
 }
 
 /**
- * ucma_bind_ip - BIND_IP: bind an ID to an IPv4 or IPv6 address
+ * ucma_cmd_bind_ip - BIND_IP: bind an ID to an IPv4 or IPv6 address
  * @file: the file
- * @in: struct rdma_ucm_bind_ip
+ * @buf: struct rdma_ucm_bind_ip
  * @in_len: unused
  * @out_len: unused
  *
  * Return: 0 or a negative errno (-EINVAL for another family).
  */
-int ucma_bind_ip(struct ucma_file *file, const void __user *in,
+int ucma_cmd_bind_ip(struct ucma_file *file, void *buf,
 		 u32 in_len, u32 out_len)
 {
-	struct rdma_ucm_bind_ip cmd;
+	struct rdma_ucm_bind_ip *cmd = buf;
 
-	if (copy_from_user(&cmd, in, sizeof(cmd)))
-		return -EFAULT;
-	if (!rdma_addr_size_in6(&cmd.addr))
+	if (!rdma_addr_size_in6(&cmd->addr))
 		return -EINVAL;
-	return ucma_do_bind(file, cmd.id, (struct sockaddr *)&cmd.addr);
+	return ucma_do_bind(file, cmd->id, (struct sockaddr *)&cmd->addr);
 }
 
 /**
- * ucma_bind - BIND: bind an ID to an address of a given size
+ * ucma_cmd_bind - BIND: bind an ID to an address of a given size
  * @file: the file
- * @in: struct rdma_ucm_bind
+ * @buf: struct rdma_ucm_bind
  * @in_len: unused
  * @out_len: unused
  *
  * Return: 0 or a negative errno (-EINVAL unless the size is the
  * family's).
  */
-int ucma_bind(struct ucma_file *file, const void __user *in,
+int ucma_cmd_bind(struct ucma_file *file, void *buf,
 	      u32 in_len, u32 out_len)
 {
-	struct rdma_ucm_bind cmd;
+	struct rdma_ucm_bind *cmd = buf;
 
-	if (copy_from_user(&cmd, in, sizeof(cmd)))
-		return -EFAULT;
-	if (cmd.reserved || !cmd.addr_size ||
-	    cmd.addr_size != rdma_addr_size_kss(&cmd.addr))
+	if (cmd->reserved || !cmd->addr_size ||
+	    cmd->addr_size != rdma_addr_size_kss(&cmd->addr))
 		return -EINVAL;
-	return ucma_do_bind(file, cmd.id, (struct sockaddr *)&cmd.addr);
+	return ucma_do_bind(file, cmd->id, (struct sockaddr *)&cmd->addr);
 }
 
 /* rdma_resolve_addr() of ID @id of @file */
@@ -188,84 +176,78 @@ static int ucma_do_resolve(struct ucma_file *file, u32 id,
 }
 
 /**
- * ucma_resolve_ip - RESOLVE_IP: resolve an IP destination (and source)
+ * ucma_cmd_resolve_ip - RESOLVE_IP: resolve an IP destination (and source)
  * @file: the file
- * @in: struct rdma_ucm_resolve_ip
+ * @buf: struct rdma_ucm_resolve_ip
  * @in_len: unused
  * @out_len: unused
  *
  * Return: 0 or a negative errno; ADDR_RESOLVED or ADDR_ERROR follows.
  */
-int ucma_resolve_ip(struct ucma_file *file, const void __user *in,
+int ucma_cmd_resolve_ip(struct ucma_file *file, void *buf,
 		    u32 in_len, u32 out_len)
 {
-	struct rdma_ucm_resolve_ip cmd;
+	struct rdma_ucm_resolve_ip *cmd = buf;
 
-	if (copy_from_user(&cmd, in, sizeof(cmd)))
-		return -EFAULT;
-	if ((cmd.src_addr.sin6_family && !rdma_addr_size_in6(&cmd.src_addr)) ||
-	    !rdma_addr_size_in6(&cmd.dst_addr))
+	if ((cmd->src_addr.sin6_family && !rdma_addr_size_in6(&cmd->src_addr)) ||
+	    !rdma_addr_size_in6(&cmd->dst_addr))
 		return -EINVAL;
-	return ucma_do_resolve(file, cmd.id, (struct sockaddr *)&cmd.src_addr,
-			       (struct sockaddr *)&cmd.dst_addr,
-			       cmd.timeout_ms);
+	return ucma_do_resolve(file, cmd->id, (struct sockaddr *)&cmd->src_addr,
+			       (struct sockaddr *)&cmd->dst_addr,
+			       cmd->timeout_ms);
 }
 
 /**
- * ucma_resolve_addr - RESOLVE_ADDR: resolve addresses of given sizes
+ * ucma_cmd_resolve_addr - RESOLVE_ADDR: resolve addresses of given sizes
  * @file: the file
- * @in: struct rdma_ucm_resolve_addr
+ * @buf: struct rdma_ucm_resolve_addr
  * @in_len: unused
  * @out_len: unused
  *
  * Return: 0 or a negative errno; ADDR_RESOLVED or ADDR_ERROR follows.
  */
-int ucma_resolve_addr(struct ucma_file *file, const void __user *in,
+int ucma_cmd_resolve_addr(struct ucma_file *file, void *buf,
 		      u32 in_len, u32 out_len)
 {
-	struct rdma_ucm_resolve_addr cmd;
+	struct rdma_ucm_resolve_addr *cmd = buf;
 
-	if (copy_from_user(&cmd, in, sizeof(cmd)))
-		return -EFAULT;
-	if (cmd.reserved ||
-	    (cmd.src_size && cmd.src_size != rdma_addr_size_kss(&cmd.src_addr)) ||
-	    !cmd.dst_size || cmd.dst_size != rdma_addr_size_kss(&cmd.dst_addr))
+	if (cmd->reserved ||
+	    (cmd->src_size && cmd->src_size != rdma_addr_size_kss(&cmd->src_addr)) ||
+	    !cmd->dst_size || cmd->dst_size != rdma_addr_size_kss(&cmd->dst_addr))
 		return -EINVAL;
-	return ucma_do_resolve(file, cmd.id, (struct sockaddr *)&cmd.src_addr,
-			       (struct sockaddr *)&cmd.dst_addr,
-			       cmd.timeout_ms);
+	return ucma_do_resolve(file, cmd->id, (struct sockaddr *)&cmd->src_addr,
+			       (struct sockaddr *)&cmd->dst_addr,
+			       cmd->timeout_ms);
 }
 
 /**
- * ucma_resolve_route - RESOLVE_ROUTE: find the path of a resolved ID
+ * ucma_cmd_resolve_route - RESOLVE_ROUTE: find the path of a resolved ID
  * @file: the file
- * @in: struct rdma_ucm_resolve_route
+ * @buf: struct rdma_ucm_resolve_route
  * @in_len: unused
  * @out_len: unused
  *
  * Return: 0 or a negative errno; ROUTE_RESOLVED or ROUTE_ERROR follows.
  */
-int ucma_resolve_route(struct ucma_file *file, const void __user *in,
+int ucma_cmd_resolve_route(struct ucma_file *file, void *buf,
 		       u32 in_len, u32 out_len)
 {
-	struct rdma_ucm_resolve_route cmd;
+	struct rdma_ucm_resolve_route *cmd = buf;
 	struct ucma_ctx *ctx;
 	int ret;
 
-	if (copy_from_user(&cmd, in, sizeof(cmd)))
-		return -EFAULT;
-	ctx = ucma_ctx_get(file, cmd.id, true);
+	ctx = ucma_ctx_get(file, cmd->id, true);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
-	ret = rdma_resolve_route(ctx->cm_id, cmd.timeout_ms);
+	ret = rdma_resolve_route(ctx->cm_id, cmd->timeout_ms);
 	ucma_ctx_done(ctx);
 	return ret;
 }
 
 /**
- * ucma_listen - LISTEN: listen for connection requests
+ * ucma_cmd_listen - LISTEN: listen for connection requests
  * @file: the file
- * @in: struct rdma_ucm_listen
+ * @buf: struct rdma_ucm_listen
  * @in_len: unused
  * @out_len: unused
  *
@@ -273,23 +255,21 @@ int ucma_resolve_route(struct ucma_file *file, const void __user *in,
  *
  * Return: 0 or a negative errno.
  */
-int ucma_listen(struct ucma_file *file, const void __user *in,
+int ucma_cmd_listen(struct ucma_file *file, void *buf,
 		u32 in_len, u32 out_len)
 {
 	int max_backlog = ucma_max_backlog();
-	struct rdma_ucm_listen cmd;
+	struct rdma_ucm_listen *cmd = buf;
 	struct ucma_ctx *ctx;
 	int ret;
 
-	if (copy_from_user(&cmd, in, sizeof(cmd)))
-		return -EFAULT;
-	ctx = ucma_ctx_get(file, cmd.id, false);
+	ctx = ucma_ctx_get(file, cmd->id, false);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
-	if (!cmd.backlog || cmd.backlog > max_backlog)
-		cmd.backlog = max_backlog;
-	atomic_set(&ctx->backlog, cmd.backlog);
-	ret = rdma_listen(ctx->cm_id, cmd.backlog);
+	if (!cmd->backlog || cmd->backlog > max_backlog)
+		cmd->backlog = max_backlog;
+	atomic_set(&ctx->backlog, cmd->backlog);
+	ret = rdma_listen(ctx->cm_id, cmd->backlog);
 	ucma_ctx_done(ctx);
 	return ret;
 }
@@ -315,65 +295,42 @@ static void ucma_conn_param(struct rdma_cm_id *cm_id,
 		dst->qkey = src->qkey;
 }
 
-/*
- * Reads CONNECT or ACCEPT: @in_len must cover up to @need bytes; the
- * rest of the @size-byte structure (the ECE fields) is optional.
- * Return: the bytes read, or a negative errno.
- */
-static int ucma_read_optional_tail(void *cmd, size_t size, size_t need,
-				   const void __user *in, u32 in_len)
-{
-	size_t len = min_t(size_t, in_len, size);
-
-	if (in_len < need)
-		return -EINVAL;
-	memset(cmd, 0, size);
-	if (copy_from_user(cmd, in, len))
-		return -EFAULT;
-	return len;
-}
-
 /**
- * ucma_connect - CONNECT: start a connection (or a UD service lookup)
+ * ucma_cmd_connect - CONNECT: start a connection (or a UD service lookup)
  * @file: the file
- * @in: struct rdma_ucm_connect, the ECE fields optional
+ * @buf: struct rdma_ucm_connect, the ECE fields optional
  * @in_len: the bytes of @in userspace gave
  * @out_len: unused
  *
  * Return: 0 or a negative errno; the outcome comes as an event.
  */
-int ucma_connect(struct ucma_file *file, const void __user *in,
+int ucma_cmd_connect(struct ucma_file *file, void *buf,
 		 u32 in_len, u32 out_len)
 {
 	struct rdma_conn_param param;
-	struct rdma_ucm_connect cmd;
+	struct rdma_ucm_connect *cmd = buf;
 	struct rdma_ucm_ece ece = {};
 	struct ucma_ctx *ctx;
-	int len, ret;
+	int ret;
 
-	len = ucma_read_optional_tail(&cmd, sizeof(cmd),
-				      offsetofend(typeof(cmd), reserved),
-				      in, in_len);
-	if (len < 0)
-		return len;
-	if (!cmd.conn_param.valid)
+	if (!cmd->conn_param.valid)
 		return -EINVAL;
-	ctx = ucma_ctx_get(file, cmd.id, true);
+	ctx = ucma_ctx_get(file, cmd->id, true);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
-	ucma_conn_param(ctx->cm_id, &param, &cmd.conn_param);
-	if (len >= offsetofend(typeof(cmd), ece))
-		ece = cmd.ece;
+	ucma_conn_param(ctx->cm_id, &param, &cmd->conn_param);
+	if (in_len >= offsetofend(typeof(*cmd), ece))
+		ece = cmd->ece;
 	ret = rdma_connect_ece(ctx->cm_id, &param, &ece);
 	ucma_ctx_done(ctx);
 	return ret;
 }
 
 /**
- * ucma_accept - ACCEPT: accept a connection request, or (without valid
+ * ucma_cmd_accept - ACCEPT: accept a connection request, or (without valid
  *	parameters) complete an active connection whose QP userspace moved
  * @file: the file
- * @in: struct rdma_ucm_accept, the ECE fields optional
+ * @buf: struct rdma_ucm_accept, the ECE fields optional
  * @in_len: the bytes of @in userspace gave
  * @out_len: unused
  *
@@ -382,42 +339,37 @@ int ucma_connect(struct ucma_file *file, const void __user *in,
  *
  * Return: 0 or a negative errno.
  */
-int ucma_accept(struct ucma_file *file, const void __user *in,
+int ucma_cmd_accept(struct ucma_file *file, void *buf,
 		u32 in_len, u32 out_len)
 {
 	struct rdma_conn_param param, *pp = NULL;
 	struct rdma_ucm_ece ece = {};
-	struct rdma_ucm_accept cmd;
+	struct rdma_ucm_accept *cmd = buf;
 	struct ucma_ctx *ctx;
-	int len, ret;
+	int ret;
 
-	len = ucma_read_optional_tail(&cmd, sizeof(cmd),
-				      offsetofend(typeof(cmd), reserved),
-				      in, in_len);
-	if (len < 0)
-		return len;
-	ctx = ucma_ctx_get(file, cmd.id, true);
+	ctx = ucma_ctx_get(file, cmd->id, true);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
-	if (len >= offsetofend(typeof(cmd), ece))
-		ece = cmd.ece;
-	if (cmd.conn_param.valid) {
-		ucma_conn_param(ctx->cm_id, &param, &cmd.conn_param);
+	if (in_len >= offsetofend(typeof(*cmd), ece))
+		ece = cmd->ece;
+	if (cmd->conn_param.valid) {
+		ucma_conn_param(ctx->cm_id, &param, &cmd->conn_param);
 		pp = &param;
 	}
 	rdma_lock_handler(ctx->cm_id);
 	ret = rdma_accept_ece(ctx->cm_id, pp, &ece);
 	if (!ret && pp)
-		ctx->uid = cmd.uid;
+		ctx->uid = cmd->uid;
 	rdma_unlock_handler(ctx->cm_id);
 	ucma_ctx_done(ctx);
 	return ret;
 }
 
 /**
- * ucma_reject - REJECT: refuse a connection request
+ * ucma_cmd_reject - REJECT: refuse a connection request
  * @file: the file
- * @in: struct rdma_ucm_reject
+ * @buf: struct rdma_ucm_reject
  * @in_len: unused
  * @out_len: unused
  *
@@ -426,48 +378,44 @@ int ucma_accept(struct ucma_file *file, const void __user *in,
  *
  * Return: 0 or a negative errno.
  */
-int ucma_reject(struct ucma_file *file, const void __user *in,
+int ucma_cmd_reject(struct ucma_file *file, void *buf,
 		u32 in_len, u32 out_len)
 {
-	struct rdma_ucm_reject cmd;
+	struct rdma_ucm_reject *cmd = buf;
 	struct ucma_ctx *ctx;
 	int ret;
 
-	if (copy_from_user(&cmd, in, sizeof(cmd)))
-		return -EFAULT;
-	if (!cmd.reason)
-		cmd.reason = IB_CM_REJ_CONSUMER_DEFINED;
-	if (cmd.reason != IB_CM_REJ_CONSUMER_DEFINED &&
-	    cmd.reason != IB_CM_REJ_VENDOR_OPTION_NOT_SUPPORTED)
+	if (!cmd->reason)
+		cmd->reason = IB_CM_REJ_CONSUMER_DEFINED;
+	if (cmd->reason != IB_CM_REJ_CONSUMER_DEFINED &&
+	    cmd->reason != IB_CM_REJ_VENDOR_OPTION_NOT_SUPPORTED)
 		return -EINVAL;
-	ctx = ucma_ctx_get(file, cmd.id, true);
+	ctx = ucma_ctx_get(file, cmd->id, true);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
-	ret = rdma_reject(ctx->cm_id, cmd.private_data, cmd.private_data_len,
-			  cmd.reason);
+	ret = rdma_reject(ctx->cm_id, cmd->private_data, cmd->private_data_len,
+			  cmd->reason);
 	ucma_ctx_done(ctx);
 	return ret;
 }
 
 /**
- * ucma_disconnect - DISCONNECT: end a connection
+ * ucma_cmd_disconnect - DISCONNECT: end a connection
  * @file: the file
- * @in: struct rdma_ucm_disconnect
+ * @buf: struct rdma_ucm_disconnect
  * @in_len: unused
  * @out_len: unused
  *
  * Return: 0 or a negative errno.
  */
-int ucma_disconnect(struct ucma_file *file, const void __user *in,
+int ucma_cmd_disconnect(struct ucma_file *file, void *buf,
 		    u32 in_len, u32 out_len)
 {
-	struct rdma_ucm_disconnect cmd;
+	struct rdma_ucm_disconnect *cmd = buf;
 	struct ucma_ctx *ctx;
 	int ret;
 
-	if (copy_from_user(&cmd, in, sizeof(cmd)))
-		return -EFAULT;
-	ctx = ucma_ctx_get(file, cmd.id, true);
+	ctx = ucma_ctx_get(file, cmd->id, true);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
 	ret = rdma_disconnect(ctx->cm_id);
@@ -476,40 +424,36 @@ int ucma_disconnect(struct ucma_file *file, const void __user *in,
 }
 
 /**
- * ucma_init_qp_attr - INIT_QP_ATTR: the attributes that move userspace's
+ * ucma_cmd_init_qp_attr - INIT_QP_ATTR: the attributes that move userspace's
  *	QP to a state, as rdma_cm knows them from the connection
  * @file: the file
- * @in: struct rdma_ucm_init_qp_attr
+ * @buf: struct rdma_ucm_init_qp_attr
  * @in_len: unused
  * @out_len: room for struct ib_uverbs_qp_attr
  *
  * Return: 0 or a negative errno.
  */
-int ucma_init_qp_attr(struct ucma_file *file, const void __user *in,
+int ucma_cmd_init_qp_attr(struct ucma_file *file, void *buf,
 		      u32 in_len, u32 out_len)
 {
 	struct ib_uverbs_qp_attr resp = {};
-	struct rdma_ucm_init_qp_attr cmd;
+	struct rdma_ucm_init_qp_attr *cmd = buf;
 	struct ib_qp_attr attr = {};
 	struct ucma_ctx *ctx;
 	int mask = 0;
 	int ret;
 
-	if (out_len < sizeof(resp))
-		return -ENOSPC;
-	if (copy_from_user(&cmd, in, sizeof(cmd)))
-		return -EFAULT;
-	if (cmd.qp_state > IB_QPS_ERR)
+	if (cmd->qp_state > IB_QPS_ERR)
 		return -EINVAL;
-	ctx = ucma_ctx_get(file, cmd.id, true);
+	ctx = ucma_ctx_get(file, cmd->id, true);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
-	attr.qp_state = cmd.qp_state;
+	attr.qp_state = cmd->qp_state;
 	ret = rdma_init_qp_attr(ctx->cm_id, &attr, &mask);
 	if (!ret) {
 		resp.qp_attr_mask = mask;
 		ib_copy_qp_attr_to_user(ctx->cm_id->device, &resp, &attr);
-		if (copy_to_user(u64_to_user_ptr(cmd.response), &resp,
+		if (copy_to_user(u64_to_user_ptr(cmd->response), &resp,
 				 sizeof(resp)))
 			ret = -EFAULT;
 	}
@@ -518,29 +462,27 @@ int ucma_init_qp_attr(struct ucma_file *file, const void __user *in,
 }
 
 /**
- * ucma_notify - NOTIFY: pass a QP event of userspace's to rdma_cm
+ * ucma_cmd_notify - NOTIFY: pass a QP event of userspace's to rdma_cm
  * @file: the file
- * @in: struct rdma_ucm_notify
+ * @buf: struct rdma_ucm_notify
  * @in_len: unused
  * @out_len: unused
  *
  * Return: 0 or a negative errno (-EINVAL for an ID on no device).
  */
-int ucma_notify(struct ucma_file *file, const void __user *in,
+int ucma_cmd_notify(struct ucma_file *file, void *buf,
 		u32 in_len, u32 out_len)
 {
-	struct rdma_ucm_notify cmd;
+	struct rdma_ucm_notify *cmd = buf;
 	struct ucma_ctx *ctx;
 	int ret;
 
-	if (copy_from_user(&cmd, in, sizeof(cmd)))
-		return -EFAULT;
-	ctx = ucma_ctx_get(file, cmd.id, false);
+	ctx = ucma_ctx_get(file, cmd->id, false);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
 	ret = -EINVAL;
 	if (ctx->cm_id->device)
-		ret = rdma_notify(ctx->cm_id, (enum ib_event_type)cmd.event);
+		ret = rdma_notify(ctx->cm_id, (enum ib_event_type)cmd->event);
 	ucma_ctx_done(ctx);
 	return ret;
 }

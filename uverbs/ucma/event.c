@@ -18,17 +18,19 @@
 static void ucma_event_conn_param(struct rdma_ucm_conn_param *dst,
 				  const struct rdma_conn_param *src)
 {
-	if (src->private_data && src->private_data_len)
+	*dst = (struct rdma_ucm_conn_param) {
+		.qp_num = src->qp_num,
+		.srq = src->srq,
+		.flow_control = src->flow_control,
+		.initiator_depth = src->initiator_depth,
+		.responder_resources = src->responder_resources,
+		.retry_count = src->retry_count,
+		.rnr_retry_count = src->rnr_retry_count,
+		.private_data_len = src->private_data_len,
+	};
+	if (src->private_data)
 		memcpy(dst->private_data, src->private_data,
 		       src->private_data_len);
-	dst->private_data_len = src->private_data_len;
-	dst->responder_resources = src->responder_resources;
-	dst->initiator_depth = src->initiator_depth;
-	dst->flow_control = src->flow_control;
-	dst->retry_count = src->retry_count;
-	dst->rnr_retry_count = src->rnr_retry_count;
-	dst->srq = src->srq;
-	dst->qp_num = src->qp_num;
 }
 
 static void ucma_event_ud_param(struct ib_device *device,
@@ -182,9 +184,9 @@ static void ucma_event_consumed(struct ucma_file *file,
 }
 
 /**
- * ucma_get_event - GET_EVENT: the oldest event of the file
+ * ucma_cmd_get_event - GET_EVENT: the oldest event of the file
  * @file: the file
- * @in: struct rdma_ucm_get_event
+ * @buf: struct rdma_ucm_get_event
  * @in_len: unused: the command is read whole, as in-tree
  * @out_len: room for struct rdma_ucm_event_resp; old 32-bit userspace
  *	leaves out its last two fields
@@ -193,23 +195,19 @@ static void ucma_event_consumed(struct ucma_file *file,
  *
  * Return: 0, -ENOSPC, -EFAULT, -EAGAIN or -ERESTARTSYS.
  */
-int ucma_get_event(struct ucma_file *file, const void __user *in,
+int ucma_cmd_get_event(struct ucma_file *file, void *buf,
 		   u32 in_len, u32 out_len)
 {
-	struct rdma_ucm_get_event cmd;
+	struct rdma_ucm_get_event *cmd = buf;
 	struct ucma_event *uev;
 	int ret;
 
-	if (out_len < offsetof(struct rdma_ucm_event_resp, reserved))
-		return -ENOSPC;
-	if (copy_from_user(&cmd, in, sizeof(cmd)))
-		return -EFAULT;
 
 	ret = ucma_event_wait(file);
 	if (ret)
 		return ret;
 	uev = list_first_entry(&file->events, struct ucma_event, link);
-	if (copy_to_user(u64_to_user_ptr(cmd.response), &uev->resp,
+	if (copy_to_user(u64_to_user_ptr(cmd->response), &uev->resp,
 			 min_t(size_t, out_len, sizeof(uev->resp)))) {
 		mutex_unlock(&file->lock);
 		return -EFAULT;

@@ -13,31 +13,99 @@
 #include <rdma/ib.h>
 #include "internal.h"
 
-/* The commands by number; GET_OPTION has never been implemented */
-static const ucma_cmd_fn ucma_cmds[] = {
-	[RDMA_USER_CM_CMD_CREATE_ID]	 = ucma_create_id,
-	[RDMA_USER_CM_CMD_DESTROY_ID]	 = ucma_destroy_id,
-	[RDMA_USER_CM_CMD_BIND_IP]	 = ucma_bind_ip,
-	[RDMA_USER_CM_CMD_RESOLVE_IP]	 = ucma_resolve_ip,
-	[RDMA_USER_CM_CMD_RESOLVE_ROUTE] = ucma_resolve_route,
-	[RDMA_USER_CM_CMD_QUERY_ROUTE]	 = ucma_query_route,
-	[RDMA_USER_CM_CMD_CONNECT]	 = ucma_connect,
-	[RDMA_USER_CM_CMD_LISTEN]	 = ucma_listen,
-	[RDMA_USER_CM_CMD_ACCEPT]	 = ucma_accept,
-	[RDMA_USER_CM_CMD_REJECT]	 = ucma_reject,
-	[RDMA_USER_CM_CMD_DISCONNECT]	 = ucma_disconnect,
-	[RDMA_USER_CM_CMD_INIT_QP_ATTR]	 = ucma_init_qp_attr,
-	[RDMA_USER_CM_CMD_GET_EVENT]	 = ucma_get_event,
-	[RDMA_USER_CM_CMD_SET_OPTION]	 = ucma_set_option,
-	[RDMA_USER_CM_CMD_NOTIFY]	 = ucma_notify,
-	[RDMA_USER_CM_CMD_JOIN_IP_MCAST] = ucma_join_ip_mcast,
-	[RDMA_USER_CM_CMD_LEAVE_MCAST]	 = ucma_leave_mcast,
-	[RDMA_USER_CM_CMD_MIGRATE_ID]	 = ucma_migrate_id,
-	[RDMA_USER_CM_CMD_QUERY]	 = ucma_query,
-	[RDMA_USER_CM_CMD_BIND]		 = ucma_bind,
-	[RDMA_USER_CM_CMD_RESOLVE_ADDR]	 = ucma_resolve_addr,
-	[RDMA_USER_CM_CMD_JOIN_MCAST]	 = ucma_join_mcast,
+/**
+ * struct ucma_cmd - how the dispatcher reads a command
+ * @fn: the command
+ * @size: the size of its structure, read whole whatever the header says
+ *	(as in-tree, where every command reads its structure)
+ * @min_in: if not 0, the structure may be shorter, down to @min_in
+ *	(-EINVAL below): its tail (CONNECT's and ACCEPT's ECE) is optional
+ *	and read as zeros when missing
+ * @min_out: -ENOSPC for less room for the output
+ */
+struct ucma_cmd {
+	ucma_cmd_fn fn;
+	u16 size;
+	u16 min_in;
+	u16 min_out;
 };
+
+#define UCMA_CMD(nr, handler, type, out) \
+	[RDMA_USER_CM_CMD_##nr] = { .fn = handler, .size = sizeof(type), \
+				    .min_out = (out) }
+
+/* The commands by number; GET_OPTION has never been implemented */
+static const struct ucma_cmd ucma_cmds[] = {
+	UCMA_CMD(CREATE_ID, ucma_cmd_create_id, struct rdma_ucm_create_id,
+		 sizeof(struct rdma_ucm_create_id_resp)),
+	UCMA_CMD(DESTROY_ID, ucma_cmd_destroy_id, struct rdma_ucm_destroy_id,
+		 sizeof(struct rdma_ucm_destroy_id_resp)),
+	UCMA_CMD(BIND_IP, ucma_cmd_bind_ip, struct rdma_ucm_bind_ip, 0),
+	UCMA_CMD(RESOLVE_IP, ucma_cmd_resolve_ip, struct rdma_ucm_resolve_ip,
+		 0),
+	UCMA_CMD(RESOLVE_ROUTE, ucma_cmd_resolve_route,
+		 struct rdma_ucm_resolve_route, 0),
+	/* Older userspace stops before ibdev_index */
+	UCMA_CMD(QUERY_ROUTE, ucma_cmd_query_route, struct rdma_ucm_query,
+		 offsetof(struct rdma_ucm_query_route_resp, ibdev_index)),
+	[RDMA_USER_CM_CMD_CONNECT] = {
+		.fn = ucma_cmd_connect,
+		.size = sizeof(struct rdma_ucm_connect),
+		.min_in = offsetofend(struct rdma_ucm_connect, reserved),
+	},
+	UCMA_CMD(LISTEN, ucma_cmd_listen, struct rdma_ucm_listen, 0),
+	[RDMA_USER_CM_CMD_ACCEPT] = {
+		.fn = ucma_cmd_accept,
+		.size = sizeof(struct rdma_ucm_accept),
+		.min_in = offsetofend(struct rdma_ucm_accept, reserved),
+	},
+	UCMA_CMD(REJECT, ucma_cmd_reject, struct rdma_ucm_reject, 0),
+	UCMA_CMD(DISCONNECT, ucma_cmd_disconnect, struct rdma_ucm_disconnect,
+		 0),
+	UCMA_CMD(INIT_QP_ATTR, ucma_cmd_init_qp_attr,
+		 struct rdma_ucm_init_qp_attr, sizeof(struct ib_uverbs_qp_attr)),
+	/* Old 32-bit userspace leaves the last two fields out */
+	UCMA_CMD(GET_EVENT, ucma_cmd_get_event, struct rdma_ucm_get_event,
+		 offsetof(struct rdma_ucm_event_resp, reserved)),
+	UCMA_CMD(SET_OPTION, ucma_cmd_set_option, struct rdma_ucm_set_option,
+		 0),
+	UCMA_CMD(NOTIFY, ucma_cmd_notify, struct rdma_ucm_notify, 0),
+	UCMA_CMD(JOIN_IP_MCAST, ucma_cmd_join_ip_mcast,
+		 struct rdma_ucm_join_ip_mcast, 0),
+	UCMA_CMD(LEAVE_MCAST, ucma_cmd_leave_mcast, struct rdma_ucm_destroy_id,
+		 sizeof(struct rdma_ucm_destroy_id_resp)),
+	UCMA_CMD(MIGRATE_ID, ucma_cmd_migrate_id, struct rdma_ucm_migrate_id,
+		 0),
+	UCMA_CMD(QUERY, ucma_cmd_query, struct rdma_ucm_query, 0),
+	UCMA_CMD(BIND, ucma_cmd_bind, struct rdma_ucm_bind, 0),
+	UCMA_CMD(RESOLVE_ADDR, ucma_cmd_resolve_addr,
+		 struct rdma_ucm_resolve_addr, 0),
+	UCMA_CMD(JOIN_MCAST, ucma_cmd_join_mcast, struct rdma_ucm_join_mcast,
+		 0),
+};
+
+/* The largest command structure: the dispatcher's buffer */
+#define UCMA_CMD_MAX sizeof(struct rdma_ucm_accept)
+
+/*
+ * Checks the lengths of command @c (@in and @out from the header) and
+ * reads its structure from @src into @buf.
+ */
+static int ucma_cmd_fetch(const struct ucma_cmd *c, void *buf,
+			  const char __user *src, u32 in, u32 out)
+{
+	size_t len = c->size;
+
+	if (out < c->min_out)
+		return -ENOSPC;
+	if (c->min_in) {
+		if (in < c->min_in)
+			return -EINVAL;
+		len = min_t(size_t, in, c->size);
+	}
+	memset(buf, 0, c->size);
+	return copy_from_user(buf, src, len) ? -EFAULT : 0;
+}
 
 /*
  * The framing's errors, as in-tree: -EACCES for a file used by another
@@ -45,28 +113,31 @@ static const ucma_cmd_fn ucma_cmds[] = {
  * unknown command or input longer than the write, -ENOSYS for a known
  * command never implemented.
  */
-static ssize_t ucma_write(struct file *filp, const char __user *buf,
+static ssize_t ucma_write(struct file *filp, const char __user *ubuf,
 			  size_t len, loff_t *pos)
 {
+	u64 buf[DIV_ROUND_UP(UCMA_CMD_MAX, sizeof(u64))];
 	struct ucma_file *file = filp->private_data;
 	struct rdma_ucm_cmd_hdr hdr;
-	ucma_cmd_fn fn;
+	const struct ucma_cmd *c;
 	int ret;
 
 	if (!ib_safe_file_access(filp))
 		return -EACCES;
 	if (len < sizeof(hdr))
 		return -EINVAL;
-	if (copy_from_user(&hdr, buf, sizeof(hdr)))
+	if (copy_from_user(&hdr, ubuf, sizeof(hdr)))
 		return -EFAULT;
 	if (hdr.cmd >= ARRAY_SIZE(ucma_cmds))
 		return -EINVAL;
-	fn = ucma_cmds[array_index_nospec(hdr.cmd, ARRAY_SIZE(ucma_cmds))];
-	if (sizeof(hdr) + hdr.in > len)
+	c = &ucma_cmds[array_index_nospec(hdr.cmd, ARRAY_SIZE(ucma_cmds))];
+	if (len - sizeof(hdr) < hdr.in)
 		return -EINVAL;
-	if (!fn)
+	if (!c->fn)
 		return -ENOSYS;
-	ret = fn(file, buf + sizeof(hdr), hdr.in, hdr.out);
+	ret = ucma_cmd_fetch(c, buf, ubuf + sizeof(hdr), hdr.in, hdr.out);
+	if (!ret)
+		ret = c->fn(file, buf, hdr.in, hdr.out);
 	return ret ? ret : len;
 }
 

@@ -133,9 +133,13 @@ struct ucma_event {
 	struct rdma_ucm_event_resp resp;
 };
 
-/* A command: input at @in (@in_len bytes said), @out_len bytes of output */
-typedef int (*ucma_cmd_fn)(struct ucma_file *file, const void __user *in,
-			   u32 in_len, u32 out_len);
+/*
+ * A command: @buf holds its structure, read from userspace by the
+ * dispatcher (file.c); @in_len is the input length the header gave,
+ * @out_len the room for output at the structure's response pointer.
+ */
+typedef int (*ucma_cmd_fn)(struct ucma_file *file, void *buf, u32 in_len,
+			   u32 out_len);
 
 /* main.c */
 extern const struct file_operations ucma_fops;
@@ -154,62 +158,62 @@ int ucma_ctx_teardown(struct ucma_ctx *ctx);
 
 /* event.c */
 int ucma_event_handler(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev);
-int ucma_get_event(struct ucma_file *file, const void __user *in,
+int ucma_cmd_get_event(struct ucma_file *file, void *buf,
 		   u32 in_len, u32 out_len);
 int ucma_event_purge_ctx(struct ucma_ctx *ctx, struct list_head *children);
 void ucma_event_purge_mc(struct ucma_mc *mc);
 
 /* conn.c */
-int ucma_create_id(struct ucma_file *file, const void __user *in,
+int ucma_cmd_create_id(struct ucma_file *file, void *buf,
 		   u32 in_len, u32 out_len);
-int ucma_destroy_id(struct ucma_file *file, const void __user *in,
+int ucma_cmd_destroy_id(struct ucma_file *file, void *buf,
 		    u32 in_len, u32 out_len);
-int ucma_bind_ip(struct ucma_file *file, const void __user *in,
+int ucma_cmd_bind_ip(struct ucma_file *file, void *buf,
 		 u32 in_len, u32 out_len);
-int ucma_bind(struct ucma_file *file, const void __user *in,
+int ucma_cmd_bind(struct ucma_file *file, void *buf,
 	      u32 in_len, u32 out_len);
-int ucma_resolve_ip(struct ucma_file *file, const void __user *in,
+int ucma_cmd_resolve_ip(struct ucma_file *file, void *buf,
 		    u32 in_len, u32 out_len);
-int ucma_resolve_addr(struct ucma_file *file, const void __user *in,
+int ucma_cmd_resolve_addr(struct ucma_file *file, void *buf,
 		      u32 in_len, u32 out_len);
-int ucma_resolve_route(struct ucma_file *file, const void __user *in,
+int ucma_cmd_resolve_route(struct ucma_file *file, void *buf,
 		       u32 in_len, u32 out_len);
-int ucma_connect(struct ucma_file *file, const void __user *in,
+int ucma_cmd_connect(struct ucma_file *file, void *buf,
 		 u32 in_len, u32 out_len);
-int ucma_listen(struct ucma_file *file, const void __user *in,
+int ucma_cmd_listen(struct ucma_file *file, void *buf,
 		u32 in_len, u32 out_len);
-int ucma_accept(struct ucma_file *file, const void __user *in,
+int ucma_cmd_accept(struct ucma_file *file, void *buf,
 		u32 in_len, u32 out_len);
-int ucma_reject(struct ucma_file *file, const void __user *in,
+int ucma_cmd_reject(struct ucma_file *file, void *buf,
 		u32 in_len, u32 out_len);
-int ucma_disconnect(struct ucma_file *file, const void __user *in,
+int ucma_cmd_disconnect(struct ucma_file *file, void *buf,
 		    u32 in_len, u32 out_len);
-int ucma_init_qp_attr(struct ucma_file *file, const void __user *in,
+int ucma_cmd_init_qp_attr(struct ucma_file *file, void *buf,
 		      u32 in_len, u32 out_len);
-int ucma_notify(struct ucma_file *file, const void __user *in,
+int ucma_cmd_notify(struct ucma_file *file, void *buf,
 		u32 in_len, u32 out_len);
 
 /* query.c */
-int ucma_query_route(struct ucma_file *file, const void __user *in,
+int ucma_cmd_query_route(struct ucma_file *file, void *buf,
 		     u32 in_len, u32 out_len);
-int ucma_query(struct ucma_file *file, const void __user *in,
+int ucma_cmd_query(struct ucma_file *file, void *buf,
 	       u32 in_len, u32 out_len);
 
 /* option.c */
-int ucma_set_option(struct ucma_file *file, const void __user *in,
+int ucma_cmd_set_option(struct ucma_file *file, void *buf,
 		    u32 in_len, u32 out_len);
 
 /* mcast.c */
-int ucma_join_ip_mcast(struct ucma_file *file, const void __user *in,
+int ucma_cmd_join_ip_mcast(struct ucma_file *file, void *buf,
 		       u32 in_len, u32 out_len);
-int ucma_join_mcast(struct ucma_file *file, const void __user *in,
+int ucma_cmd_join_mcast(struct ucma_file *file, void *buf,
 		    u32 in_len, u32 out_len);
-int ucma_leave_mcast(struct ucma_file *file, const void __user *in,
+int ucma_cmd_leave_mcast(struct ucma_file *file, void *buf,
 		     u32 in_len, u32 out_len);
 void ucma_mc_forget_all(struct ucma_ctx *ctx);
 
 /* migrate.c */
-int ucma_migrate_id(struct ucma_file *file, const void __user *in,
+int ucma_cmd_migrate_id(struct ucma_file *file, void *buf,
 		    u32 in_len, u32 out_len);
 
 #endif

@@ -64,17 +64,21 @@ static struct miscdevice ucma_misc = {
 	.groups = ucma_groups,
 };
 
-/* Netlink's RDMA_NLDEV_CMD_GET_CHARDEV for "rdma_cm" (no device) */
-static int ucma_nl_info(struct ib_client_nl_info *res)
+/*
+ * An RDMA client with no per-device state: it only tells netlink's
+ * RDMA_NLDEV_CMD_GET_CHARDEV for "rdma_cm" (asked without a device)
+ * which device node and ABI version to report.
+ */
+static int ucma_chardev_info(struct ib_client_nl_info *info)
 {
-	res->abi = RDMA_USER_CM_ABI_VERSION;
-	res->cdev = ucma_misc.this_device;
+	info->cdev = ucma_misc.this_device;
+	info->abi = RDMA_USER_CM_ABI_VERSION;
 	return 0;
 }
 
 static struct ib_client ucma_client = {
+	.get_global_nl_info = ucma_chardev_info,
 	.name = "rdma_cm",
-	.get_global_nl_info = ucma_nl_info,
 };
 MODULE_ALIAS_RDMA_CLIENT("rdma_cm");
 

@@ -114,61 +114,57 @@ static u8 ucma_join_state(u16 flags)
 }
 
 /**
- * ucma_join_ip_mcast - JOIN_IP_MCAST: join an IPv4 or IPv6 group
+ * ucma_cmd_join_ip_mcast - JOIN_IP_MCAST: join an IPv4 or IPv6 group
  * @file: the file
- * @in: struct rdma_ucm_join_ip_mcast
+ * @buf: struct rdma_ucm_join_ip_mcast
  * @in_len: unused
  * @out_len: room for struct rdma_ucm_create_id_resp
  *
  * Return: 0 or a negative errno.
  */
-int ucma_join_ip_mcast(struct ucma_file *file, const void __user *in,
+int ucma_cmd_join_ip_mcast(struct ucma_file *file, void *buf,
 		       u32 in_len, u32 out_len)
 {
-	struct rdma_ucm_join_ip_mcast cmd;
+	struct rdma_ucm_join_ip_mcast *cmd = buf;
 	u16 size;
 
-	if (copy_from_user(&cmd, in, sizeof(cmd)))
-		return -EFAULT;
-	size = rdma_addr_size_in6(&cmd.addr);
+	size = rdma_addr_size_in6(&cmd->addr);
 	if (!size)
 		return -EINVAL;
 	if (out_len < sizeof(struct rdma_ucm_create_id_resp))
 		return -ENOSPC;
-	return ucma_join(file, cmd.id, cmd.uid, (struct sockaddr *)&cmd.addr,
-			 size, BIT(FULLMEMBER_JOIN), cmd.response);
+	return ucma_join(file, cmd->id, cmd->uid, (struct sockaddr *)&cmd->addr,
+			 size, BIT(FULLMEMBER_JOIN), cmd->response);
 }
 
 /**
- * ucma_join_mcast - JOIN_MCAST: join a group of any address family
+ * ucma_cmd_join_mcast - JOIN_MCAST: join a group of any address family
  * @file: the file
- * @in: struct rdma_ucm_join_mcast
+ * @buf: struct rdma_ucm_join_mcast
  * @in_len: unused
  * @out_len: room for struct rdma_ucm_create_id_resp
  *
  * Return: 0 or a negative errno.
  */
-int ucma_join_mcast(struct ucma_file *file, const void __user *in,
+int ucma_cmd_join_mcast(struct ucma_file *file, void *buf,
 		    u32 in_len, u32 out_len)
 {
-	struct rdma_ucm_join_mcast cmd;
+	struct rdma_ucm_join_mcast *cmd = buf;
 	struct sockaddr *addr;
 	u8 state;
 
-	if (copy_from_user(&cmd, in, sizeof(cmd)))
-		return -EFAULT;
-	addr = (struct sockaddr *)&cmd.addr;
-	if (!rdma_addr_size_kss(&cmd.addr))
+	addr = (struct sockaddr *)&cmd->addr;
+	if (!rdma_addr_size_kss(&cmd->addr))
 		return -EINVAL;
 	if (out_len < sizeof(struct rdma_ucm_create_id_resp))
 		return -ENOSPC;
-	if (cmd.addr_size != rdma_addr_size(addr))
+	if (cmd->addr_size != rdma_addr_size(addr))
 		return -EINVAL;
-	state = ucma_join_state(cmd.join_flags);
+	state = ucma_join_state(cmd->join_flags);
 	if (!state)
 		return -EINVAL;
-	return ucma_join(file, cmd.id, cmd.uid, addr, cmd.addr_size, state,
-			 cmd.response);
+	return ucma_join(file, cmd->id, cmd->uid, addr, cmd->addr_size, state,
+			 cmd->response);
 }
 
 /*
@@ -208,28 +204,24 @@ static bool ucma_mc_claim(struct ucma_mc *mc, u32 id)
 }
 
 /**
- * ucma_leave_mcast - LEAVE_MCAST: leave a group
+ * ucma_cmd_leave_mcast - LEAVE_MCAST: leave a group
  * @file: the file
- * @in: struct rdma_ucm_destroy_id (the group's number)
+ * @buf: struct rdma_ucm_destroy_id (the group's number)
  * @in_len: unused
  * @out_len: room for struct rdma_ucm_destroy_id_resp
  *
  * Return: 0 or a negative errno (-ENXIO when the ID's device went).
  */
-int ucma_leave_mcast(struct ucma_file *file, const void __user *in,
+int ucma_cmd_leave_mcast(struct ucma_file *file, void *buf,
 		     u32 in_len, u32 out_len)
 {
 	struct rdma_ucm_destroy_id_resp resp = {};
-	struct rdma_ucm_destroy_id cmd;
+	struct rdma_ucm_destroy_id *cmd = buf;
 	struct ucma_ctx *ctx;
 	struct ucma_mc *mc;
 	int ret = 0;
 
-	if (out_len < sizeof(resp))
-		return -ENOSPC;
-	if (copy_from_user(&cmd, in, sizeof(cmd)))
-		return -EFAULT;
-	mc = ucma_mc_get(file, cmd.id);
+	mc = ucma_mc_get(file, cmd->id);
 	if (IS_ERR(mc))
 		return PTR_ERR(mc);
 	ctx = mc->ctx;
@@ -238,7 +230,7 @@ int ucma_leave_mcast(struct ucma_file *file, const void __user *in,
 		ret = -ENXIO;
 		goto out;
 	}
-	if (!ucma_mc_claim(mc, cmd.id)) {
+	if (!ucma_mc_claim(mc, cmd->id)) {
 		ret = -ENOENT;
 		goto out;
 	}
@@ -246,7 +238,7 @@ int ucma_leave_mcast(struct ucma_file *file, const void __user *in,
 	ucma_event_purge_mc(mc);
 	resp.events_reported = mc->events_reported;
 	kfree(mc);
-	if (copy_to_user(u64_to_user_ptr(cmd.response), &resp, sizeof(resp)))
+	if (copy_to_user(u64_to_user_ptr(cmd->response), &resp, sizeof(resp)))
 		ret = -EFAULT;
 out:
 	ucma_ctx_done(ctx);

@@ -48,10 +48,40 @@ static bool ucma_migrate_switch(struct ucma_ctx *ctx, u32 id,
 	return ok;
 }
 
+/*
+ * ID @id of the rdma_cm file @filp (NULL: no open file at the descriptor),
+ * locked as ucma_ctx_get() gives it.
+ */
+static struct ucma_ctx *ucma_migrate_find(struct file *filp, u32 id)
+{
+	if (!filp)
+		return ERR_PTR(-ENOENT);
+	if (filp->f_op != &ucma_fops)
+		return ERR_PTR(-EINVAL);
+	return ucma_ctx_get(filp->private_data, id, false);
+}
+
+/* The move itself, new events held off by the handler lock */
+static int ucma_migrate_move(struct ucma_ctx *ctx, u32 id,
+			     struct ucma_file *from, struct ucma_file *to,
+			     u32 *reported)
+{
+	int ret = 0;
+
+	rdma_lock_handler(ctx->cm_id);
+	if (ucma_migrate_switch(ctx, id, from, to))
+		*reported = ucma_migrate_events(ctx, from, to);
+	else
+		ret = -ENOENT;
+	rdma_unlock_handler(ctx->cm_id);
+	ucma_ctx_done(ctx);
+	return ret;
+}
+
 /**
- * ucma_migrate_id - MIGRATE_ID: move an ID to this file
+ * ucma_cmd_migrate_id - MIGRATE_ID: move an ID to this file
  * @file: the file the ID moves to
- * @in: struct rdma_ucm_migrate_id: the ID and the descriptor of its file
+ * @buf: struct rdma_ucm_migrate_id: the ID and the descriptor of its file
  * @in_len: unused
  * @out_len: unused (as in-tree, the response is written whole)
  *
@@ -59,44 +89,27 @@ static bool ucma_migrate_switch(struct ucma_ctx *ctx, u32 id,
  * descriptor, -EINVAL for a file that is not rdma_cm's, the ID's lookup
  * errors.
  */
-int ucma_migrate_id(struct ucma_file *file, const void __user *in,
-		    u32 in_len, u32 out_len)
+int ucma_cmd_migrate_id(struct ucma_file *file, void *buf,
+			u32 in_len, u32 out_len)
 {
 	struct rdma_ucm_migrate_resp resp = {};
-	struct rdma_ucm_migrate_id cmd;
-	struct ucma_file *from;
+	struct rdma_ucm_migrate_id *cmd = buf;
 	struct ucma_ctx *ctx;
-	struct fd f;
-	int ret = 0;
+	struct fd from;
+	int ret;
 
-	if (copy_from_user(&cmd, in, sizeof(cmd)))
-		return -EFAULT;
-	f = fdget(cmd.fd);
-	if (!f.file)
-		return -ENOENT;
-	if (f.file->f_op != &ucma_fops) {
-		ret = -EINVAL;
-		goto out_fd;
-	}
-	from = f.file->private_data;
-	ctx = ucma_ctx_get(from, cmd.id, false);
+	from = fdget(cmd->fd);
+	ctx = ucma_migrate_find(from.file, cmd->id);
 	if (IS_ERR(ctx)) {
 		ret = PTR_ERR(ctx);
-		goto out_fd;
+	} else {
+		ret = ucma_migrate_move(ctx, cmd->id, from.file->private_data,
+					file, &resp.events_reported);
+		if (!ret && copy_to_user(u64_to_user_ptr(cmd->response), &resp,
+					 sizeof(resp)))
+			ret = -EFAULT;
 	}
-
-	rdma_lock_handler(ctx->cm_id);
-	if (ucma_migrate_switch(ctx, cmd.id, from, file))
-		resp.events_reported = ucma_migrate_events(ctx, from, file);
-	else
-		ret = -ENOENT;
-	rdma_unlock_handler(ctx->cm_id);
-	ucma_ctx_done(ctx);
-
-	if (!ret && copy_to_user(u64_to_user_ptr(cmd.response), &resp,
-				 sizeof(resp)))
-		ret = -EFAULT;
-out_fd:
-	fdput(f);
+	if (from.file)
+		fdput(from);
 	return ret;
 }

@@ -101,34 +101,32 @@ static int ucma_opt(struct ucma_ctx *ctx, u32 level, u32 name,
 }
 
 /**
- * ucma_set_option - SET_OPTION: set an option of an ID
+ * ucma_cmd_set_option - SET_OPTION: set an option of an ID
  * @file: the file
- * @in: struct rdma_ucm_set_option, pointing at the value
+ * @buf: struct rdma_ucm_set_option, pointing at the value
  * @in_len: unused
  * @out_len: unused
  *
  * Return: 0 or a negative errno.
  */
-int ucma_set_option(struct ucma_file *file, const void __user *in,
+int ucma_cmd_set_option(struct ucma_file *file, void *buf,
 		    u32 in_len, u32 out_len)
 {
-	struct rdma_ucm_set_option cmd;
+	struct rdma_ucm_set_option *cmd = buf;
 	struct ucma_ctx *ctx;
 	void *val;
 	int ret;
 
-	if (copy_from_user(&cmd, in, sizeof(cmd)))
-		return -EFAULT;
-	if (cmd.optlen > KMALLOC_MAX_SIZE)
+	if (cmd->optlen > KMALLOC_MAX_SIZE)
 		return -EINVAL;
-	ctx = ucma_ctx_get(file, cmd.id, false);
+	ctx = ucma_ctx_get(file, cmd->id, false);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
-	val = memdup_user(u64_to_user_ptr(cmd.optval), cmd.optlen);
+	val = memdup_user(u64_to_user_ptr(cmd->optval), cmd->optlen);
 	if (IS_ERR(val)) {
 		ret = PTR_ERR(val);
 	} else {
-		ret = ucma_opt(ctx, cmd.level, cmd.optname, val, cmd.optlen);
+		ret = ucma_opt(ctx, cmd->level, cmd->optname, val, cmd->optlen);
 		kfree(val);
 	}
 	ucma_ctx_done(ctx);

@@ -78,38 +78,34 @@ static void ucma_route_fill(struct rdma_ucm_query_route_resp *resp,
 }
 
 /**
- * ucma_query_route - QUERY_ROUTE: an ID's addresses, device and route
+ * ucma_cmd_query_route - QUERY_ROUTE: an ID's addresses, device and route
  * @file: the file
- * @in: struct rdma_ucm_query
+ * @buf: struct rdma_ucm_query
  * @in_len: unused
  * @out_len: room for struct rdma_ucm_query_route_resp (older userspace
  *	stops before ibdev_index)
  *
  * Return: 0 or a negative errno.
  */
-int ucma_query_route(struct ucma_file *file, const void __user *in,
+int ucma_cmd_query_route(struct ucma_file *file, void *buf,
 		     u32 in_len, u32 out_len)
 {
 	struct rdma_ucm_query_route_resp *resp;
-	struct rdma_ucm_query cmd;
+	struct rdma_ucm_query *cmd = buf;
 	struct ucma_ctx *ctx;
 	int ret = 0;
 
-	if (out_len < offsetof(struct rdma_ucm_query_route_resp, ibdev_index))
-		return -ENOSPC;
-	if (copy_from_user(&cmd, in, sizeof(cmd)))
-		return -EFAULT;
 	resp = kzalloc(sizeof(*resp), GFP_KERNEL);
 	if (!resp)
 		return -ENOMEM;
-	ctx = ucma_ctx_get(file, cmd.id, false);
+	ctx = ucma_ctx_get(file, cmd->id, false);
 	if (IS_ERR(ctx)) {
 		kfree(resp);
 		return PTR_ERR(ctx);
 	}
 	ucma_route_fill(resp, ctx->cm_id);
 	ucma_ctx_done(ctx);
-	if (copy_to_user(u64_to_user_ptr(cmd.response), resp,
+	if (copy_to_user(u64_to_user_ptr(cmd->response), resp,
 			 min_t(size_t, out_len, sizeof(*resp))))
 		ret = -EFAULT;
 	kfree(resp);
@@ -236,32 +232,30 @@ static int ucma_query_path(struct rdma_cm_id *cm_id, void __user *out,
 }
 
 /**
- * ucma_query - QUERY: an ID's addresses, paths or GIDs
+ * ucma_cmd_query - QUERY: an ID's addresses, paths or GIDs
  * @file: the file
- * @in: struct rdma_ucm_query
+ * @buf: struct rdma_ucm_query
  * @in_len: unused
  * @out_len: room for the option's answer
  *
  * Return: 0 or a negative errno (-ENOSYS for an unknown option).
  */
-int ucma_query(struct ucma_file *file, const void __user *in,
+int ucma_cmd_query(struct ucma_file *file, void *buf,
 	       u32 in_len, u32 out_len)
 {
-	struct rdma_ucm_query cmd;
+	struct rdma_ucm_query *cmd = buf;
 	struct ucma_ctx *ctx;
 	void __user *out;
 	int ret;
 
-	if (copy_from_user(&cmd, in, sizeof(cmd)))
-		return -EFAULT;
-	out = u64_to_user_ptr(cmd.response);
-	ctx = ucma_ctx_get(file, cmd.id, false);
+	out = u64_to_user_ptr(cmd->response);
+	ctx = ucma_ctx_get(file, cmd->id, false);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
-	switch (cmd.option) {
+	switch (cmd->option) {
 	case RDMA_USER_CM_QUERY_ADDR:
 	case RDMA_USER_CM_QUERY_GID:
-		ret = ucma_query_addr_resp(ctx->cm_id, cmd.option, out,
+		ret = ucma_query_addr_resp(ctx->cm_id, cmd->option, out,
 					   out_len);
 		break;
 	case RDMA_USER_CM_QUERY_PATH:

@@ -124,10 +124,10 @@ tools4() {
 		"udaddy -s $B -b $A -c 2 -C 10"
 	pair rdma_server-client 7471 "rdma_server -s $B -p 7471" \
 		"rdma_client -s $B -p 7471"
-	pair rstream/blocking-verify 7472 "rstream -b $B -p 7472 -S 4096 -C 50 -T bv" \
-		"rstream -s $B -b $A -p 7472 -S 4096 -C 50 -T bv"
-	pair riostream/blocking-verify 7473 "riostream -b $B -p 7473 -S 4096 -C 50 -T bv" \
-		"riostream -s $B -b $A -p 7473 -S 4096 -C 50 -T bv"
+	pair rstream/blocking-verify 7472 "rstream -b $B -p 7472 -S 4096 -C 50 -T b -T v" \
+		"rstream -s $B -b $A -p 7472 -S 4096 -C 50 -T b -T v"
+	pair riostream/blocking-verify 7473 "riostream -b $B -p 7473 -S 4096 -C 50 -T b -T v" \
+		"riostream -s $B -b $A -p 7473 -S 4096 -C 50 -T b -T v"
 	_pa="-F -u 20 -n $NP"
 	pair perftest/ib_send_bw-R 18631 "ib_send_bw -d rxe1 -R -p 18631 $_pa" \
 		"ib_send_bw -d rxe0 -R -p 18631 $_pa $B"
@@ -178,10 +178,11 @@ res() {
 	timeout 120 rping -s -a $B -p 7177 -C 1 >$T/res.out 2>&1 &
 	_rp=$!
 	if lab_wait_for 60 cm_listening 7177; then
+		_pid=$(pgrep -x -P "$_rp" rping)
 		_o=$(rdma res show cm_id 2>&1)
 		echo "$_o" | sed 's/^/    rdma res show cm_id: /'
-		echo "$_o" | grep LISTEN | grep -q "pid $_rp " &&
-			pass res/cm-id-pid || fail res/cm-id-pid "pid $_rp not listed"
+		echo "$_o" | grep LISTEN | grep -q "pid $_pid comm rping" &&
+			pass res/cm-id-pid || fail res/cm-id-pid "rping's pid $_pid not listed"
 	else
 		fail res/cm-id-pid "no listener"
 	fi
