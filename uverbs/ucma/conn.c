@@ -16,23 +16,16 @@
 #include <rdma/ib_marshall.h>
 #include "internal.h"
 
-static int ucma_qp_type(const struct rdma_ucm_create_id *cmd,
-			enum ib_qp_type *qp_type)
+/* The QP type of a port space: IB leaves it to userspace; -EINVAL for others */
+static int ucma_ps_qp_type(const struct rdma_ucm_create_id *cmd)
 {
-	switch (cmd->ps) {
-	case RDMA_PS_TCP:
-		*qp_type = IB_QPT_RC;
-		return 0;
-	case RDMA_PS_UDP:
-	case RDMA_PS_IPOIB:
-		*qp_type = IB_QPT_UD;
-		return 0;
-	case RDMA_PS_IB:
-		*qp_type = cmd->qp_type;
-		return 0;
-	default:
-		return -EINVAL;
-	}
+	if (cmd->ps == RDMA_PS_IB)
+		return cmd->qp_type;
+	if (cmd->ps == RDMA_PS_TCP)
+		return IB_QPT_RC;
+	if (cmd->ps == RDMA_PS_UDP || cmd->ps == RDMA_PS_IPOIB)
+		return IB_QPT_UD;
+	return -EINVAL;
 }
 
 /**
@@ -49,14 +42,13 @@ int ucma_cmd_create_id(struct ucma_file *file, void *buf,
 {
 	struct rdma_ucm_create_id_resp resp = {};
 	struct rdma_ucm_create_id *cmd = buf;
-	enum ib_qp_type qp_type;
 	struct rdma_cm_id *cm_id;
 	struct ucma_ctx *ctx;
-	int ret;
+	int qp_type;
 
-	ret = ucma_qp_type(cmd, &qp_type);
-	if (ret)
-		return ret;
+	qp_type = ucma_ps_qp_type(cmd);
+	if (qp_type < 0)
+		return qp_type;
 
 	ctx = ucma_ctx_alloc(file);
 	if (!ctx)

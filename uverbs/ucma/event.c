@@ -37,15 +37,14 @@ static void ucma_event_ud_param(struct ib_device *device,
 				struct rdma_ucm_ud_param *dst,
 				struct rdma_ud_param *src, bool mcast)
 {
-	/* A multicast event's private_data is the group's context, not data */
-	if (!mcast && src->private_data && src->private_data_len) {
-		memcpy(dst->private_data, src->private_data,
-		       src->private_data_len);
-		dst->private_data_len = src->private_data_len;
-	}
-	ib_copy_ah_attr_to_user(device, &dst->ah_attr, &src->ah_attr);
-	dst->qp_num = src->qp_num;
 	dst->qkey = src->qkey;
+	dst->qp_num = src->qp_num;
+	ib_copy_ah_attr_to_user(device, &dst->ah_attr, &src->ah_attr);
+	/* A multicast event's private_data is the group's context, not data */
+	if (mcast || !src->private_data)
+		return;
+	dst->private_data_len = src->private_data_len;
+	memcpy(dst->private_data, src->private_data, dst->private_data_len);
 }
 
 /*
@@ -71,15 +70,17 @@ static struct ucma_event *ucma_event_new(struct ucma_ctx *ctx,
 		uev->resp.uid = ctx->uid;
 		uev->resp.id = ctx->id;
 	}
-	uev->resp.event = ev->event;
 	uev->resp.status = ev->status;
-	if (cm_id->qp_type == IB_QPT_UD)
+	uev->resp.event = ev->event;
+	uev->resp.ece = (struct rdma_ucm_ece) {
+		.attr_mod = ev->ece.attr_mod,
+		.vendor_id = ev->ece.vendor_id,
+	};
+	if (cm_id->qp_type != IB_QPT_UD)
+		ucma_event_conn_param(&uev->resp.param.conn, &ev->param.conn);
+	else
 		ucma_event_ud_param(cm_id->device, &uev->resp.param.ud,
 				    &ev->param.ud, mcast);
-	else
-		ucma_event_conn_param(&uev->resp.param.conn, &ev->param.conn);
-	uev->resp.ece.vendor_id = ev->ece.vendor_id;
-	uev->resp.ece.attr_mod = ev->ece.attr_mod;
 	return uev;
 }
 
@@ -153,20 +154,24 @@ int ucma_event_handler(struct rdma_cm_id *cm_id, struct rdma_cm_event *ev)
 	return 0;
 }
 
+static bool ucma_event_any(struct ucma_file *file)
+{
+	return !list_empty(&file->events);
+}
+
 /* Waits for an event on @file; returns with the file's lock held. */
 static int ucma_event_wait(struct ucma_file *file)
 {
-	mutex_lock(&file->lock);
-	while (list_empty(&file->events)) {
+	for (;;) {
+		mutex_lock(&file->lock);
+		if (ucma_event_any(file))
+			return 0;
 		mutex_unlock(&file->lock);
 		if (file->filp->f_flags & O_NONBLOCK)
 			return -EAGAIN;
-		if (wait_event_interruptible(file->wait,
-					     !list_empty(&file->events)))
+		if (wait_event_interruptible(file->wait, ucma_event_any(file)))
 			return -ERESTARTSYS;
-		mutex_lock(&file->lock);
 	}
-	return 0;
 }
 
 /* The bookkeeping of reading @uev from @file, under the file's lock. */

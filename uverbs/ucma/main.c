@@ -55,13 +55,14 @@ static struct attribute *ucma_attrs[] = {
 };
 ATTRIBUTE_GROUPS(ucma);
 
+/* /dev/infiniband/rdma_cm, for everyone (IDs are per open file) */
 static struct miscdevice ucma_misc = {
-	.minor = MISC_DYNAMIC_MINOR,
-	.name = "rdma_cm",
-	.nodename = "infiniband/rdma_cm",
-	.mode = 0666,
 	.fops = &ucma_fops,
 	.groups = ucma_groups,
+	.nodename = "infiniband/rdma_cm",
+	.name = "rdma_cm",
+	.mode = 0666,
+	.minor = MISC_DYNAMIC_MINOR,
 };
 
 /*
@@ -86,32 +87,27 @@ static int __init ucma_init(void)
 {
 	int ret;
 
-	ret = misc_register(&ucma_misc);
-	if (ret)
-		return ret;
 	ucma_sysctl_hdr = register_net_sysctl(&init_net, "net/rdma_ucm",
 					      ucma_sysctl);
-	if (!ucma_sysctl_hdr) {
-		ret = -ENOMEM;
-		goto err_misc;
+	if (!ucma_sysctl_hdr)
+		return -ENOMEM;
+	ret = misc_register(&ucma_misc);
+	if (!ret) {
+		/* netlink reports the misc device: it must be there first */
+		ret = ib_register_client(&ucma_client);
+		if (!ret)
+			return 0;
+		misc_deregister(&ucma_misc);
 	}
-	ret = ib_register_client(&ucma_client);
-	if (ret)
-		goto err_sysctl;
-	return 0;
-
-err_sysctl:
 	unregister_net_sysctl_table(ucma_sysctl_hdr);
-err_misc:
-	misc_deregister(&ucma_misc);
 	return ret;
 }
 
 static void __exit ucma_exit(void)
 {
 	ib_unregister_client(&ucma_client);
-	unregister_net_sysctl_table(ucma_sysctl_hdr);
 	misc_deregister(&ucma_misc);
+	unregister_net_sysctl_table(ucma_sysctl_hdr);
 }
 
 module_init(ucma_init);
