@@ -38,6 +38,10 @@ setup() {
 		{ fail setup/link-add "rdma link add"; return 1; }
 	lab_wait_for 10 lab_gid_of rxe0 $A && lab_wait_for 10 lab_gid_of rxe1 $B ||
 		{ fail setup/gids "no RoCE v2 GID of $A or $B"; return 1; }
+	# udev (rdma-core's rules) may load rdma_ucm for the new devices:
+	# modprobe must have found ours
+	lab_is_ours rdma_ucm && pass setup/rdma_ucm-after-udev ||
+		fail setup/rdma_ucm-after-udev "$(modinfo -n rdma_ucm)"
 	_c=$(stat -c '%t:%T %a' /dev/infiniband/rdma_cm 2>&1)
 	[ -c /dev/infiniband/rdma_cm ] && [ "${_c##* }" = 666 ] &&
 		[ "$(cat /sys/class/misc/rdma_cm/abi_version)" = 4 ] &&
@@ -226,5 +230,8 @@ if setup; then
 	tools4
 	mckey_case
 	tools6
+	lab_wait_for 30 sh -c "! rdma res show cm_id | grep -q pid" &&
+		pass ids-left/none ||
+		fail ids-left/none "$(rdma res show cm_id | grep pid | head -n3)"
 fi
 teardown
