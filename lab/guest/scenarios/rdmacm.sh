@@ -197,6 +197,31 @@ res() {
 		fail res/none-left "$(rdma res show cm_id | grep pid | head -n3)"
 }
 
+# "rdma link delete" of the device a listening rping is bound to: rdma_cm
+# reports DEVICE_REMOVAL, rdma_ucm destroys the rdma_cm ID behind the
+# process's back, the deletion finishes and rping ends; the device comes
+# back and carries a connection again.
+removal() {
+	timeout 120 rping -s -a $B -p 7178 -C 1 >$T/rm.out 2>&1 &
+	_rp=$!
+	lab_wait_for 60 cm_listening 7178 || { fail removal/listen "no listener"; return; }
+	if timeout 120 rdma link delete rxe1; then
+		pass removal/link-delete
+	else
+		fail removal/link-delete "rdma link delete did not finish"
+	fi
+	wait "$_rp"
+	_st=$?
+	sed 's/^/    rping: /' $T/rm.out | tail -n 5
+	[ $_st -ne 124 ] && pass removal/rping-ends ||
+		fail removal/rping-ends "rping still waiting after the device went"
+	rdma link add rxe1 type rxe netdev veth1 &&
+		lab_wait_for 10 lab_gid_of rxe1 $B ||
+		{ fail removal/re-add "rxe1 back"; return; }
+	pair removal/rping-after 7179 "rping -s -a $B -p 7179 -C 10 -V" \
+		"rping -c -a $B -I $A -p 7179 -C 10 -V"
+}
+
 probe() {
 	python3 /lab/tools/ucma_probe.py $A $B >$T/probe.out 2>&1
 	_st=$?
@@ -230,6 +255,7 @@ if setup; then
 	tools4
 	mckey_case
 	tools6
+	removal
 	lab_wait_for 30 sh -c "! rdma res show cm_id | grep -q pid" &&
 		pass ids-left/none ||
 		fail ids-left/none "$(rdma res show cm_id | grep pid | head -n3)"
