@@ -50,6 +50,9 @@ int cma_listen_on_device(struct cma_id *parent, struct cma_device *cdev)
 	child->rt.state = CMA_LISTEN;
 	child->id.port_num = rdma_start_port(device);
 	cma_main_attach(child, cdev);
+	/* "rdma res" shows it, owned by the wildcard listener's owner */
+	rdma_restrack_parent_name(&child->rt.res, &parent->rt.res);
+	cma_main_track(child);
 
 	if (rdma_cap_ib_cm(device, rdma_start_port(device)))
 		ret = cma_ib_listen(child);

@@ -117,12 +117,11 @@ void cma_main_attach(struct cma_id *priv, struct cma_device *cdev)
 
 /**
  * cma_main_track - show an ID attached to its device in resource tracking
- * @priv: the ID, once what attached it succeeded (internal IDs stay out)
+ * @priv: the ID, once what attached it succeeded
  */
 void cma_main_track(struct cma_id *priv)
 {
-	if (!priv->internal)
-		rdma_restrack_add(&priv->rt.res);
+	rdma_restrack_add(&priv->rt.res);
 }
 
 /**

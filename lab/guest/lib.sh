@@ -51,7 +51,7 @@ lab_load() {
 # ib_cm, iw_cm, rdma_cm: the ULPs need them) are not ours.
 lab_load_intree() {
 	modprobe "$@" || { echo "lab: modprobe $* failed"; return 1; }
-	for _c in ib_core ib_uverbs ib_cm iw_cm rdma_cm; do
+	for _c in ib_core ib_uverbs ib_cm iw_cm rdma_cm rdma_ucm; do
 		if [ -d "/sys/module/$_c" ] && ! lab_is_ours "$_c"; then
 			echo "lab: FATAL: $1 pulled in the in-tree $_c"
 			return 1
