@@ -273,6 +273,7 @@ lab_rxe_setup() {
 # lab_configfs: configfs mounted on /sys/kernel/config (the targets' and
 # rdma_cm's configuration).
 lab_configfs() {
+	[ -d /sys/kernel/config ] || modprobe configfs
 	mountpoint -q /sys/kernel/config ||
 		mount -t configfs configfs /sys/kernel/config
 }

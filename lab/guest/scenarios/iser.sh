@@ -28,6 +28,8 @@ setup() {
 	mkdir -p $T
 	lab_rxe_setup $S || return 1
 	lab_configfs || { fail setup/configfs "mount configfs"; return 1; }
+	# The SCSI disk driver (no udev loads it).
+	modprobe sd_mod || { fail setup/sd_mod "modprobe sd_mod"; return 1; }
 	lab_load_intree ib_isert || { fail setup/ib_isert "modprobe ib_isert"; return 1; }
 	lab_load_intree ib_iser || { fail setup/ib_iser "modprobe ib_iser"; return 1; }
 	for _m in rdma_cm ib_cm iw_cm ib_core; do
@@ -72,7 +74,10 @@ target_down() {
 iscsid_up() {
 	mkdir -p /etc/iscsi
 	echo "InitiatorName=$INIT" >/etc/iscsi/initiatorname.iscsi
-	iscsid -f >$T/iscsid.out 2>&1 &
+	mkdir -p /run/lock/iscsi
+	# A session of its own: iscsid signals its whole process group
+	# when it stops.
+	setsid iscsid -f >$T/iscsid.out 2>&1 &
 	ISCSID=$!
 	lab_wait_for 30 sh -c 'timeout 10 iscsiadm -m session 2>&1 | grep -q "No active sessions"'
 }
@@ -124,13 +129,16 @@ teardown() {
 			timeout 120 iscsiadm -m node -T $IQN -p $A:3260 --logout
 		timeout 60 iscsiadm -m node -o delete -T $IQN >/dev/null 2>&1
 		timeout 60 iscsiadm -m discoverydb -t sendtargets -p $A:3260 -o delete >/dev/null 2>&1
-		kill "$ISCSID" 2>/dev/null
+		timeout 30 iscsiadm -k 0 >/dev/null 2>&1 || kill "$ISCSID" 2>/dev/null
 		wait "$ISCSID" 2>/dev/null
+		sed 's/^/    iscsid: /' $T/iscsid.out | tail -5
 	fi
 	if [ -d $CFS ]; then
 		target_down && pass teardown/configfs || fail teardown/configfs "$(find $CFS -maxdepth 4 | head -20)"
 	fi
-	lab_ulp_unload $S ib_iser libiscsi scsi_transport_iscsi ib_isert iscsi_target_mod target_core_mod
+	lab_ulp_unload $S ib_iser iscsi_tcp libiscsi_tcp libiscsi scsi_transport_iscsi \
+		ib_isert iscsi_target_mod target_core_file target_core_iblock \
+		target_core_pscsi target_core_user target_core_mod
 	rm -rf $T
 	lab_rxe_teardown $S
 }

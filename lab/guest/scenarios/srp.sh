@@ -29,6 +29,8 @@ setup() {
 	mkdir -p $T
 	lab_rxe_setup $S || return 1
 	lab_configfs || { fail setup/configfs "mount configfs"; return 1; }
+	# The SCSI disk driver (no udev loads it).
+	modprobe sd_mod || { fail setup/sd_mod "modprobe sd_mod"; return 1; }
 	lab_load_intree ib_srpt srpt_service_guid=0x$SGUID ||
 		{ fail setup/ib_srpt "modprobe ib_srpt"; return 1; }
 	lab_load_intree ib_srp || { fail setup/ib_srp "modprobe ib_srp"; return 1; }
@@ -140,7 +142,8 @@ teardown() {
 	if [ -d $CFS ]; then
 		target_down && pass teardown/configfs || fail teardown/configfs "$(find $CFS -maxdepth 4 | head -20)"
 	fi
-	lab_ulp_unload $S ib_srp scsi_transport_srp ib_srpt target_core_mod
+	lab_ulp_unload $S ib_srp scsi_transport_srp ib_srpt target_core_file target_core_iblock \
+		target_core_pscsi target_core_user target_core_mod
 	rm -rf $T
 	lab_rxe_teardown $S
 }
