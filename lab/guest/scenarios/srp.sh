@@ -119,8 +119,7 @@ login() {
 	echo "    disk $DISK, $(cat /sys/block/${DISK#/dev/}/size) sectors"
 	pass login/disk
 	for _a in "$TPG"/acls/*; do
-		grep -q 'LIO Session ID' "$_a/info" 2>/dev/null &&
-			echo "    session under ACL ${_a##*/}"
+		head -n 2 "$_a/info" 2>/dev/null | sed "s/^/    ACL ${_a##*/}: /"
 	done
 	dmesg | grep -E 'ib_srpt|ib_srp|scsi host' | tail -6 | sed 's/^/    dmesg: /'
 }
