@@ -60,11 +60,16 @@ lab_load_intree() {
 	return 0
 }
 
-# lab_unload MOD...: rmmod in the order given; report failures.
+# lab_loaded MOD: MOD is a loaded module (a built-in one has a
+# /sys/module directory too, but is not in /proc/modules).
+lab_loaded() { grep -q "^$1 " /proc/modules; }
+
+# lab_unload MOD...: rmmod in the order given (those loaded); report
+# failures.
 lab_unload() {
 	_rc=0
 	for _m in "$@"; do
-		[ -d "/sys/module/$_m" ] || continue
+		lab_loaded "$_m" || continue
 		rmmod "$_m" || { echo "lab: rmmod $_m failed"; _rc=1; }
 	done
 	return $_rc
@@ -286,7 +291,7 @@ lab_ulp_unload() {
 	lab_unload "$@"
 	_stay=''
 	for _m in "$@"; do
-		[ ! -d "/sys/module/$_m" ] || _stay="$_stay $_m"
+		! lab_loaded "$_m" || _stay="$_stay $_m"
 	done
 	if [ -z "$_stay" ]; then
 		lab_pass "$_s/unload/ulp"

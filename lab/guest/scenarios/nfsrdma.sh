@@ -101,7 +101,7 @@ server_down() {
 
 # rpcrdma goes once the client's transports and nfsd's listeners are
 # destroyed, which is asynchronous after umount and "rpc.nfsd 0".
-rpcrdma_gone() { rmmod rpcrdma 2>/dev/null; [ ! -d /sys/module/rpcrdma ]; }
+rpcrdma_gone() { rmmod rpcrdma 2>/dev/null; ! lab_loaded rpcrdma; }
 
 teardown() {
 	server_down

@@ -26,7 +26,7 @@ check() { _c=$1; shift; lab_check "$S/$_c" "$@"; }
 
 # fio sizes: soft RoCE on the debug kernel moves some hundred KB/s.
 if lab_debug_kernel; then
-	SZ4K=1M SZ128K=2M SZFLAP=2M RATE=128k
+	SZ4K=512k SZ128K=1M SZFLAP=2M RATE=128k
 else
 	SZ4K=8M SZ128K=16M SZFLAP=8M RATE=512k
 fi
