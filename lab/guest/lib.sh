@@ -60,11 +60,16 @@ lab_load_intree() {
 	return 0
 }
 
-# lab_unload MOD...: rmmod in the order given; report failures.
+# lab_loaded MOD: MOD is a loaded module (a built-in one has a
+# /sys/module directory too, but is not in /proc/modules).
+lab_loaded() { grep -q "^$1 " /proc/modules; }
+
+# lab_unload MOD...: rmmod in the order given (those loaded); report
+# failures.
 lab_unload() {
 	_rc=0
 	for _m in "$@"; do
-		[ -d "/sys/module/$_m" ] || continue
+		lab_loaded "$_m" || continue
 		rmmod "$_m" || { echo "lab: rmmod $_m failed"; _rc=1; }
 	done
 	return $_rc
@@ -251,11 +256,56 @@ lab_rdmacg_run() { sh -c "$LAB_RDMACG_EXEC" "$@"; }
 # of a subshell instead: killing that leaves CMD running.)
 lab_rdmacg_spawn() { sh -c "$LAB_RDMACG_EXEC" "$@" & }
 
+# lab_rxe_setup SCENARIO: rxe0 on veth0 (10.11.0.1) and rxe1 on veth1
+# (10.11.0.2) of lab_veth_pair, the kernel's rdma_rxe on our ib_core, both
+# RoCE v2 GIDs there; G0 and G1 their slots.  One result line,
+# SCENARIO/setup/... on failure (status 1).
+lab_rxe_setup() {
+	lab_veth_pair || { lab_fail "$1/setup/veth" "veth pair"; return 1; }
+	lab_load_intree rdma_rxe || { lab_fail "$1/setup/rdma_rxe" "modprobe rdma_rxe"; return 1; }
+	lab_is_ours ib_core || { lab_fail "$1/setup/ours" "ib_core is not ours"; return 1; }
+	rdma link add rxe0 type rxe netdev veth0 &&
+		rdma link add rxe1 type rxe netdev veth1 ||
+		{ lab_fail "$1/setup/link-add" "rdma link add"; return 1; }
+	lab_wait_for 10 lab_gid_of rxe0 10.11.0.1 && lab_wait_for 10 lab_gid_of rxe1 10.11.0.2 ||
+		{ lab_fail "$1/setup/gids" "no RoCE v2 GID of 10.11.0.1 or 10.11.0.2"; return 1; }
+	G0=$(lab_gid_of rxe0 10.11.0.1)
+	G1=$(lab_gid_of rxe1 10.11.0.2)
+	echo "lab: rxe0 GID $G0 (10.11.0.1), rxe1 GID $G1 (10.11.0.2)"
+	lab_pass "$1/setup"
+}
+
+# lab_configfs: configfs mounted on /sys/kernel/config (the targets' and
+# rdma_cm's configuration).
+lab_configfs() {
+	[ -d /sys/kernel/config ] || modprobe configfs
+	mountpoint -q /sys/kernel/config ||
+		mount -t configfs configfs /sys/kernel/config
+}
+
+# lab_ulp_unload SCENARIO MOD...: rmmod the ULP modules a scenario loaded
+# (users first); SCENARIO/unload/ulp fails naming those that stay.
+lab_ulp_unload() {
+	_s=$1
+	shift
+	lab_unload "$@"
+	_stay=''
+	for _m in "$@"; do
+		! lab_loaded "$_m" || _stay="$_stay $_m"
+	done
+	if [ -z "$_stay" ]; then
+		lab_pass "$_s/unload/ulp"
+	else
+		lab_fail "$_s/unload/ulp" "still loaded:$_stay"
+	fi
+}
+
 # lab_rxe_teardown SCENARIO: the end of a scenario that made rxe0 and rxe1
-# on lab_veth_pair: the devices and the pair go, rdma_rxe, ib_uverbs and
-# ib_core unload (SCENARIO/teardown/devices, SCENARIO/unload), and the
-# kernel log since the scenario started has no warning, oops or
-# corruption report (SCENARIO/kernel-log).
+# on lab_veth_pair: the devices and the pair go, rdma_rxe, the connection
+# managers (when a ULP pulled them in), ib_uverbs and ib_core unload
+# (SCENARIO/teardown/devices, SCENARIO/unload), and the kernel log since
+# the scenario started has no warning, oops or corruption report
+# (SCENARIO/kernel-log).
 lab_rxe_teardown() {
 	_s=$1
 	for _d in rxe0 rxe1; do
@@ -264,7 +314,7 @@ lab_rxe_teardown() {
 	lab_wait_for 30 test ! -e /sys/class/infiniband/rxe0 -a ! -e /sys/class/infiniband/rxe1 ||
 		lab_fail "$_s/teardown/devices" "still there: $(ls /sys/class/infiniband)"
 	lab_veth_pair_del
-	if lab_unload rdma_rxe ib_uverbs ib_core; then
+	if lab_unload rdma_rxe rdma_ucm rdma_cm iw_cm ib_cm ib_uverbs ib_core; then
 		lab_pass "$_s/unload"
 	else
 		lab_fail "$_s/unload" "$(lab_rdma_left)"

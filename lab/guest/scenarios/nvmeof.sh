@@ -1,0 +1,214 @@
+#!/bin/sh
+# NVMe over RDMA, the kernel's own ULPs (Debian's binaries on the stock
+# kernel, the in-tree builds on the test kernel) on our rdma_cm, ib_cm and
+# ib_core, over the kernel's rdma_rxe on a veth pair: an nvmet target
+# (nvmet, nvmet-rdma) made through configfs with a null_blk namespace and a
+# file-backed one, listening on rxe0's address; nvme-cli's discover and
+# connect from the host side (nvme-rdma) over rxe1; fio with crc32c
+# verification on both namespaces (4k random write, then read back and
+# verified; 128k sequential); the target's link down and up again under
+# verified fio I/O, the host reconnecting and no data lost; disconnect,
+# configfs torn down, every module unloaded.  Every tool runs under
+# "timeout": a hang is a failure.
+. /lab/guest-lib.sh
+S=nvmeof
+A=10.11.0.1
+B=10.11.0.2
+NQN=nqn.2026-11.org.rdmalab:nvmeof
+CFS=/sys/kernel/config/nvmet
+T=/tmp/nvmeof
+HOSTNQN=nqn.2014-08.org.nvmexpress:uuid:6c1b9c7e-0d0e-4b59-9a6b-3f0e2f4c1a11
+HOSTID=6c1b9c7e-0d0e-4b59-9a6b-3f0e2f4c1a11
+
+pass() { lab_pass "$S/$1"; }
+fail() { lab_fail "$S/$1" "$2"; }
+check() { _c=$1; shift; lab_check "$S/$_c" "$@"; }
+
+# fio sizes: soft RoCE on the debug kernel moves some hundred KB/s.
+if lab_debug_kernel; then
+	SZ4K=512k SZ128K=1M SZFLAP=2M RATE=128k
+else
+	SZ4K=8M SZ128K=16M SZFLAP=8M RATE=512k
+fi
+
+setup() {
+	mkdir -p $T
+	lab_rxe_setup $S || return 1
+	lab_configfs || { fail setup/configfs "mount configfs"; return 1; }
+	lab_load_intree nvmet_rdma || { fail setup/nvmet_rdma "modprobe nvmet_rdma"; return 1; }
+	lab_load_intree nvme_rdma || { fail setup/nvme_rdma "modprobe nvme_rdma"; return 1; }
+	modprobe null_blk nr_devices=1 gb=1 memory_backed=1 ||
+		{ fail setup/null_blk "modprobe null_blk"; return 1; }
+	for _m in rdma_cm ib_cm iw_cm ib_core; do
+		lab_is_ours $_m || { fail setup/ours "$_m is not ours"; return 1; }
+	done
+	pass setup/ulps-on-our-core
+}
+
+# The target: one subsystem with namespace 1 on /dev/nullb0 and namespace
+# 2 on a file, any host allowed, port 1 on rdma/ipv4 $A:4420.
+target_up() {
+	truncate -s 64M $T/ns2.img || return 1
+	mkdir $CFS/subsystems/$NQN || return 1
+	echo 1 >$CFS/subsystems/$NQN/attr_allow_any_host || return 1
+	mkdir $CFS/subsystems/$NQN/namespaces/1 || return 1
+	echo /dev/nullb0 >$CFS/subsystems/$NQN/namespaces/1/device_path || return 1
+	echo 1 >$CFS/subsystems/$NQN/namespaces/1/enable || return 1
+	mkdir $CFS/subsystems/$NQN/namespaces/2 || return 1
+	echo $T/ns2.img >$CFS/subsystems/$NQN/namespaces/2/device_path || return 1
+	# tmpfs has no O_DIRECT.
+	echo 1 >$CFS/subsystems/$NQN/namespaces/2/buffered_io || return 1
+	echo 1 >$CFS/subsystems/$NQN/namespaces/2/enable || return 1
+	mkdir $CFS/ports/1 || return 1
+	echo rdma >$CFS/ports/1/addr_trtype || return 1
+	echo ipv4 >$CFS/ports/1/addr_adrfam || return 1
+	echo $A >$CFS/ports/1/addr_traddr || return 1
+	echo 4420 >$CFS/ports/1/addr_trsvcid || return 1
+	ln -s $CFS/subsystems/$NQN $CFS/ports/1/subsystems/$NQN
+}
+
+target_down() {
+	rm -f $CFS/ports/1/subsystems/$NQN
+	[ ! -d $CFS/ports/1 ] || rmdir $CFS/ports/1
+	for _n in 1 2; do
+		_d=$CFS/subsystems/$NQN/namespaces/$_n
+		[ -d $_d ] || continue
+		echo 0 >$_d/enable
+		rmdir $_d
+	done
+	[ ! -d $CFS/subsystems/$NQN ] || rmdir $CFS/subsystems/$NQN
+	! [ -e $CFS/subsystems/$NQN ] && ! [ -e $CFS/ports/1 ]
+}
+
+# The host's controller of our subsystem (nvmeN), on stdout.
+host_ctrl() {
+	for _c in /sys/class/nvme/nvme*; do
+		[ "$(cat "$_c/subsysnqn" 2>/dev/null)" = $NQN ] || continue
+		[ "$(cat "$_c/transport" 2>/dev/null)" = rdma ] || continue
+		basename "$_c"
+		return 0
+	done
+	return 1
+}
+
+ctrl_state() { cat "/sys/class/nvme/$CTRL/state" 2>/dev/null; }
+ctrl_live() { [ "$(ctrl_state)" = live ]; }
+ctrl_not_live() { ! ctrl_live; }
+
+# The block device of namespace NSID of the host's controller (with or
+# without native multipath), on stdout.
+ns_dev() {
+	for _b in /sys/block/nvme*n*; do
+		_n=${_b##*/}
+		case "$_n" in *c*n*) continue ;; esac
+		[ "$(cat "$_b/nsid" 2>/dev/null || cat "$_b/device/nsid" 2>/dev/null)" = "$1" ] || continue
+		echo "/dev/$_n"
+		return 0
+	done
+	return 1
+}
+
+# fio_verify NAME DEV RW BS SIZE [FIO ARGS...]: one fio job writing SIZE
+# to DEV with crc32c verification, then reading it back and verifying.
+fio_verify() {
+	_n=$1 _dev=$2 _rw=$3 _bs=$4 _sz=$5
+	shift 5
+	timeout 600 fio --name="$_n" --filename="$_dev" --direct=1 \
+		--ioengine=libaio --iodepth=8 --rw="$_rw" --bs="$_bs" --size="$_sz" \
+		--verify=crc32c --do_verify=1 --verify_fatal=1 --verify_dump=0 \
+		"$@" >$T/fio.$_n 2>&1
+	_st=$?
+	grep -E 'err=|WRITE:|READ:|verify|bad|crc' $T/fio.$_n | sed 's/^/    /'
+	if [ $_st -eq 0 ]; then pass "fio/$_n"; else fail "fio/$_n" "fio exit $_st"; fi
+	return $_st
+}
+
+connect() {
+	check discover timeout 120 nvme discover -t rdma -a $A -s 4420 -w $B \
+		--hostnqn=$HOSTNQN --hostid=$HOSTID
+	timeout 120 nvme discover -t rdma -a $A -s 4420 -w $B \
+		--hostnqn=$HOSTNQN --hostid=$HOSTID 2>&1 | grep -q "subnqn: *$NQN" &&
+		pass discover/lists-subsystem || fail discover/lists-subsystem "no $NQN"
+	check connect timeout 180 nvme connect -t rdma -a $A -s 4420 -w $B -n $NQN \
+		--hostnqn=$HOSTNQN --hostid=$HOSTID \
+		--ctrl-loss-tmo=300 --reconnect-delay=2 --keep-alive-tmo=10 || return 1
+	CTRL=$(host_ctrl) || { fail connect/ctrl "no rdma controller of $NQN"; return 1; }
+	lab_wait_for 60 ctrl_live || { fail connect/live "$CTRL is $(ctrl_state)"; return 1; }
+	lab_wait_for 60 ns_dev 1 && lab_wait_for 60 ns_dev 2 ||
+		{ fail connect/namespaces "$(ls /sys/block)"; return 1; }
+	NS1=$(ns_dev 1) NS2=$(ns_dev 2)
+	echo "    $CTRL: namespace 1 $NS1, namespace 2 $NS2"
+	pass connect/namespaces
+}
+
+io() {
+	fio_verify ns1-rand4k "$NS1" randwrite 4k $SZ4K
+	fio_verify ns1-seq128k "$NS1" write 128k $SZ128K
+	fio_verify ns2-rand4k "$NS2" randwrite 4k $SZ4K
+	fio_verify ns2-seq128k "$NS2" write 128k $SZ128K
+}
+
+# The target's link goes down under verified fio I/O (rate-limited, so
+# that it is still writing) until the host's controller leaves "live",
+# comes up again, and the host reconnects; fio's verification passes.
+flap() {
+	_r0=$(dmesg | grep -c "$CTRL: Successfully reconnected")
+	timeout 900 fio --name=flap --filename="$NS1" --direct=1 --ioengine=libaio \
+		--iodepth=4 --rw=randwrite --bs=16k --size=$SZFLAP --rate=$RATE \
+		--verify=crc32c --do_verify=1 --verify_fatal=1 --verify_dump=0 \
+		>$T/fio.flap 2>&1 &
+	_fio=$!
+	sleep 3
+	kill -0 $_fio 2>/dev/null || { fail flap/fio-running "fio ended before the link went down"; }
+	ip link set veth0 down
+	lab_wait_for 120 ctrl_not_live && pass flap/ctrl-leaves-live ||
+		fail flap/ctrl-leaves-live "$CTRL still $(ctrl_state) with the link down"
+	echo "    $CTRL with the link down: $(ctrl_state)"
+	sleep 2
+	ip link set veth0 up
+	# Taking veth0 down flushed its routes: the one that sends rxe0's
+	# packets for $B out over the pair comes back.
+	ip route replace $B dev veth0 src $A table 100
+	lab_wait_for 30 lab_gid_of rxe0 $A || fail flap/gid-back "no GID of $A on rxe0"
+	lab_wait_for 300 ctrl_live && pass flap/ctrl-live-again ||
+		fail flap/ctrl-live-again "$CTRL is $(ctrl_state)"
+	wait $_fio
+	_st=$?
+	grep -E 'err=|WRITE:|READ:|verify|bad|crc' $T/fio.flap | sed 's/^/    /'
+	[ $_st -eq 0 ] && pass flap/fio-verified || fail flap/fio-verified "fio exit $_st"
+	_r1=$(dmesg | grep -c "$CTRL: Successfully reconnected")
+	[ "$_r1" -gt "$_r0" ] && pass flap/reconnected ||
+		fail flap/reconnected "no 'Successfully reconnected' of $CTRL"
+	dmesg | grep -E "$CTRL|nvmet" | tail -12 | sed 's/^/    dmesg: /'
+	fio_verify after-flap "$NS2" randwrite 4k $SZ4K
+}
+
+disconnect() {
+	check disconnect timeout 120 nvme disconnect -n $NQN
+	lab_wait_for 60 sh -c "! ls /sys/class/nvme/ 2>/dev/null | grep -q nvme" &&
+		pass disconnect/ctrl-gone || fail disconnect/ctrl-gone "$(ls /sys/class/nvme)"
+}
+
+teardown() {
+	[ -n "${CTRL:-}" ] && [ -e "/sys/class/nvme/$CTRL" ] && timeout 120 nvme disconnect -n $NQN
+	if [ -d $CFS ]; then
+		target_down && pass teardown/configfs || fail teardown/configfs "$(find $CFS -maxdepth 3)"
+	fi
+	lab_ulp_unload $S nvme_rdma nvme_fabrics nvme nvme_core nvmet_rdma nvmet null_blk
+	rm -rf $T
+	lab_rxe_teardown $S
+}
+
+if setup; then
+	if target_up; then
+		pass target/configfs
+		if connect; then
+			io
+			flap
+			disconnect
+		fi
+	else
+		fail target/configfs "$(find $CFS -maxdepth 4 2>&1 | head -20)"
+	fi
+fi
+teardown
