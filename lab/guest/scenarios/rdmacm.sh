@@ -172,8 +172,8 @@ tools6() {
 	pair udaddy/ud-ipv6 7174 "udaddy -b $B6 -c 2 -C 10" \
 		"udaddy -s $B6 -b $A6 -c 2 -C 10"
 	pair perftest/ib_send_bw-R-ipv6 18633 \
-		"ib_send_bw -d rxe1 -R -p 18633 -F -u 20 -n 100" \
-		"ib_send_bw -d rxe0 -R -p 18633 -F -u 20 -n 100 $B6"
+		"ib_send_bw -d rxe1 -R --ipv6 -p 18633 -F -u 20 -n 100" \
+		"ib_send_bw -d rxe0 -R --ipv6 -p 18633 -F -u 20 -n 100 $B6"
 }
 
 # A listening rping holds an ID that "rdma res show cm_id" lists with its
