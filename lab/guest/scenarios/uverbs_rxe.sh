@@ -262,8 +262,9 @@ uverbs_of() {
 	return 1
 }
 
-# Eight processes with a file and a context on rxe1 send QP_CREATE naming
-# only their async event FD, which the kernel looks up first, while
+# Eight processes with a file, a context and a completion channel on rxe1
+# send QP_CREATE naming only their async event FD and CQ_CREATE naming
+# only their completion channel, which the kernel looks up first, while
 # "rdma link delete rxe1" tears the files down one after the other: a file
 # torn down while others still are got fput(NULL) before issue 18's fix.
 # Every answer must be EINVAL (device there) or EIO (gone); the kernel log

@@ -13,12 +13,15 @@ uverbs/<check>.
                                           meanwhile), then check what the
                                           file still answers
   uverbs_probe.py race DEV DRIVER_ID READY SECONDS
-                                          open and GET_CONTEXT, touch READY,
+                                          open, GET_CONTEXT and
+                                          CREATE_COMP_CHANNEL, touch READY,
                                           then for SECONDS send QP_CREATE
                                           naming only the async event FD
-                                          (looked up first) while the
-                                          device goes; every answer must be
-                                          EINVAL (device there, mandatory
+                                          and CQ_CREATE naming only the
+                                          completion channel (looked up
+                                          first) while the device goes;
+                                          every answer must be EINVAL
+                                          (device there, mandatory
                                           attributes missing) or EIO (gone)
 """
 import ctypes
@@ -33,6 +36,7 @@ import time
 RDMA_VERBS_IOCTL = 0xc0181b01
 CMD_GET_CONTEXT = 0
 CMD_QUERY_DEVICE = 1
+CMD_CREATE_COMP_CHANNEL = 17
 CMD_DESTROY_CQ = 20
 CMD_FLAG_EXTENDED = 0x80000000
 OBJ_DEVICE = 0
@@ -42,6 +46,9 @@ METHOD_GET_CONTEXT = 3
 METHOD_ASYNC_EVENT_ALLOC = 0
 ATTR_CORE_IN, ATTR_CORE_OUT, ATTR_WRITE_CMD = 0, 1, 2
 ATTR_GET_CONTEXT_NUM_COMP_VECTORS = 0
+OBJ_CQ = 3
+METHOD_CQ_CREATE = 0
+ATTR_CREATE_CQ_COMP_CHANNEL = 3
 OBJ_QP = 4
 METHOD_QP_CREATE = 0
 ATTR_CREATE_QP_EVENT_FD = 12
@@ -102,6 +109,14 @@ def get_context_write(fd, resp=None, in_words=4, out_words=2):
     os.write(fd, hdr(CMD_GET_CONTEXT, in_words, out_words) +
              struct.pack('<Q', resp.addr))
     return resp.u32(0), resp.u32(4)
+
+
+def comp_channel_write(fd):
+    """write() CREATE_COMP_CHANNEL; the channel's descriptor."""
+    resp = Buf(4)
+    os.write(fd, hdr(CMD_CREATE_COMP_CHANNEL, 4, 1) +
+             struct.pack('<Q', resp.addr))
+    return resp.u32(0)
 
 
 def attr(attr_id, data=0, length=0, flags=ATTR_F_MANDATORY, attr_data=0):
@@ -273,27 +288,37 @@ def hold(dev, ready, go):
 
 
 def race(dev, driver_id, ready, seconds):
-    """An FD attribute looked up while the device's files are torn down
-    (issue 18: the lookup's put used a cleared file pointer)."""
+    """FD attributes (the async event file, a completion channel) looked
+    up while the device's files are torn down (issue 18: the lookup's put
+    used a cleared file pointer)."""
     fd = dev_open(dev)
     afd, _ = get_context_write(fd)
-    req = Ioctl(OBJ_QP, METHOD_QP_CREATE,
-                [attr(ATTR_CREATE_QP_EVENT_FD, afd)], driver_id)
+    cfd = comp_channel_write(fd)
+    reqs = {'event-fd': Ioctl(OBJ_QP, METHOD_QP_CREATE,
+                              [attr(ATTR_CREATE_QP_EVENT_FD, afd)],
+                              driver_id),
+            'comp-channel': Ioctl(OBJ_CQ, METHOD_CQ_CREATE,
+                                  [attr(ATTR_CREATE_CQ_COMP_CHANNEL, cfd)],
+                                  driver_id)}
     with open(ready, 'w'):
         pass
-    seen, end = {}, time.monotonic() + seconds
+    seen = {name: {} for name in reqs}
+    end = time.monotonic() + seconds
     while time.monotonic() < end:
-        e = errno_of(lambda: req.run(fd))
-        seen[e] = seen.get(e, 0) + 1
-    other = {errno.errorcode.get(k, k): v for k, v in seen.items()
-             if k not in (errno.EINVAL, errno.EIO)}
-    result('race/errnos', not other,
-           f'unexpected {other}; EINVAL {seen.get(errno.EINVAL, 0)}, '
-           f'EIO {seen.get(errno.EIO, 0)}')
-    print(f'    race: EINVAL {seen.get(errno.EINVAL, 0)}, '
-          f'EIO {seen.get(errno.EIO, 0)}')
-    result('race/saw-eio', seen.get(errno.EIO, 0) > 0,
-           'the device never went during the run')
+        for name, req in reqs.items():
+            e = errno_of(lambda: req.run(fd))
+            seen[name][e] = seen[name].get(e, 0) + 1
+    for name, got in seen.items():
+        other = {errno.errorcode.get(k, k): v for k, v in got.items()
+                 if k not in (errno.EINVAL, errno.EIO)}
+        counts = (f'EINVAL {got.get(errno.EINVAL, 0)}, '
+                  f'EIO {got.get(errno.EIO, 0)}')
+        result(f'race/{name}/errnos', not other,
+               f'unexpected {other}; {counts}')
+        print(f'    race {name}: {counts}')
+        result(f'race/{name}/saw-eio', got.get(errno.EIO, 0) > 0,
+               'the device never went during the run')
+    os.close(cfd)
     os.close(afd)
     os.close(fd)
 
