@@ -213,9 +213,13 @@ int cma_deliver(struct cma_id *priv, struct rdma_cm_event *event)
 	return priv->id.event_handler(&priv->id, event);
 }
 
+/*
+ * Delivers @event with the handler lock the caller holds, and drops it
+ * (no __releases(): 6.1's sparse does not count mutexes, so such a note
+ * only unbalances its context check for this function and its callers).
+ */
 static int cma_deliver_finish(struct cma_id *priv, struct rdma_cm_event *event,
 			      bool cm_destroys, bool put)
-	__releases(&priv->handler_mutex)
 {
 	int ret = cma_deliver(priv, event);
 
@@ -250,7 +254,6 @@ static int cma_deliver_finish(struct cma_id *priv, struct rdma_cm_event *event,
  */
 int cma_deliver_unlock(struct cma_id *priv, struct rdma_cm_event *event,
 		       bool cm_destroys)
-	__releases(&priv->handler_mutex)
 {
 	return cma_deliver_finish(priv, event, cm_destroys, false);
 }
@@ -264,7 +267,6 @@ int cma_deliver_unlock(struct cma_id *priv, struct rdma_cm_event *event,
  * Return: the handler's return value (the ID is gone when non-zero).
  */
 int cma_deliver_unlock_put(struct cma_id *priv, struct rdma_cm_event *event)
-	__releases(&priv->handler_mutex)
 {
 	return cma_deliver_finish(priv, event, false, true);
 }
@@ -337,7 +339,6 @@ static void cma_teardown(struct cma_id *priv, enum cma_state old)
  * first and let that CM destroy its own ID.
  */
 void cma_destroy_unlock(struct cma_id *priv)
-	__releases(&priv->handler_mutex)
 {
 	enum cma_state old;
 
