@@ -159,8 +159,7 @@ mckey_case() {
 
 tools6() {
 	if [ "$V6" != yes ]; then
-		for _c in rping/rc-ipv6 ucmatose/rc-ipv6 udaddy/ud-ipv6 \
-			perftest/ib_send_bw-R-ipv6; do
+		for _c in rping/rc-ipv6 ucmatose/rc-ipv6 udaddy/ud-ipv6; do
 			skip "$_c" "$V6_WHY"
 		done
 		return
@@ -171,9 +170,9 @@ tools6() {
 		"ucmatose -s $B6 -b $A6 -c 2 -C 10"
 	pair udaddy/ud-ipv6 7174 "udaddy -b $B6 -c 2 -C 10" \
 		"udaddy -s $B6 -b $A6 -c 2 -C 10"
-	pair perftest/ib_send_bw-R-ipv6 18633 \
-		"ib_send_bw -d rxe1 -R --ipv6 -p 18633 -F -u 20 -n 100" \
-		"ib_send_bw -d rxe0 -R --ipv6 -p 18633 -F -u 20 -n 100 $B6"
+	# perftest 4.5's -R looks its peer up as IPv4 only, --ipv6 or not
+	# ("Address family for hostname not supported"): not ours to pass
+	skip perftest/ib_send_bw-R-ipv6 "perftest -R resolves IPv4 addresses only"
 }
 
 # A listening rping holds an ID that "rdma res show cm_id" lists with its
