@@ -106,12 +106,27 @@ run_hw_drivers() {
 	else lab_pass modload/hw/none-left; fi
 }
 
+# The RDMA modules loaded, one per line
+rdma_mods() { awk '$1 ~ /^(ib_|rdma|iw_)/ { print $1 }' /proc/modules; }
+
+# unload_new BEFORE: unloads the RDMA modules not in BEFORE (what a suite
+# module pulled in: ib_cm, iw_cm, rdma_cm are clients of every device the
+# next suites make, and would answer and count their MADs and events)
+unload_new() {
+	for _try in 1 2 3; do
+		for _x in $(rdma_mods); do
+			echo "$1" | grep -qx "$_x" || rmmod "$_x" 2>/dev/null
+		done
+	done
+}
+
 run_kunit() {
 	lab_load ib_core || { rc=1; return; }
 	lab_load rdma_kunit_tdev || { rc=1; return; }
 	modmap
 	for m in $kunit; do
 		lab_kmsg "suite module $m"
+		_before=$(rdma_mods)
 		if lab_load "$m"; then
 			modmap
 			echo "lab: suite module $m ran"
@@ -120,6 +135,7 @@ run_kunit() {
 			rc=1
 		fi
 		lab_unload "$m" || rc=1
+		unload_new "$_before"
 	done
 	lab_unload_all || rc=1
 }
