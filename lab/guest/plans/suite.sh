@@ -143,6 +143,17 @@ run_kunit() {
 # Seconds since boot, whole: the times the host files under times.txt.
 uptime_s() { cut -d. -f1 /proc/uptime; }
 
+# salvage: after a scenario was killed, undo what it may have left that
+# holds the stack (NVMe controllers over RDMA, RDMA links, the veth
+# pair), so that its failure does not become every later scenario's
+salvage() {
+	command -v nvme >/dev/null && timeout 60 nvme disconnect-all >/dev/null 2>&1
+	for _d in /sys/class/infiniband/*; do
+		[ -e "$_d" ] && rdma link delete "${_d##*/}" 2>/dev/null
+	done
+	lab_veth_pair_del
+}
+
 run_scenario() {
 	_s=$1
 	if [ ! -f "/lab/scenarios/$_s.sh" ]; then
@@ -157,6 +168,7 @@ run_scenario() {
 	modmap
 	if [ $_src -eq 124 ] || [ $_src -eq 137 ]; then
 		lab_fail "$_s/timeout" "killed after ${LAB_SCENARIO_TIMEOUT:-900}s"; rc=1
+		salvage
 	fi
 	if lab_rdma_left >/dev/null; then
 		lab_fail "$_s/cleanup" "left loaded: $(lab_rdma_left)"
