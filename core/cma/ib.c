@@ -486,6 +486,35 @@ static void cma_req_fill(struct cma_id *priv, struct rdma_conn_param *param,
 	req->remote_cm_response_timeout = CMA_CM_RESPONSE_TIMEOUT;
 }
 
+/*
+ * The private data of a REQ or SIDR REQ: rdma_cm's header (@off bytes,
+ * none for AF_IB) and then the ULP's; *@data is NULL when @len is 0,
+ * else the caller frees it.
+ */
+static int cma_ib_pdata(struct cma_id *priv, struct rdma_conn_param *param,
+			size_t off, size_t len, u8 **data)
+{
+	int ret;
+
+	*data = NULL;
+	if (!len)
+		return 0;
+	*data = kzalloc(len, GFP_KERNEL);
+	if (!*data)
+		return -ENOMEM;
+	if (off) {
+		ret = cma_hdr_fill((struct cma_wire_hdr *)*data, priv);
+		if (ret) {
+			kfree(*data);
+			*data = NULL;
+			return ret;
+		}
+	}
+	if (param->private_data && param->private_data_len)
+		memcpy(*data + off, param->private_data, param->private_data_len);
+	return 0;
+}
+
 /**
  * cma_ib_connect - send the REQ of an ID's connection
  * @priv: the ID, in CMA_CONNECT with a resolved route
@@ -498,24 +527,15 @@ int cma_ib_connect(struct cma_id *priv, struct rdma_conn_param *param)
 	struct ib_cm_req_param req = {};
 	size_t off = cma_ib_hdr_len(priv);
 	struct ib_cm_id *cm_id;
-	u8 *data = NULL;
+	u8 *data;
 	int ret;
 
 	if (off + param->private_data_len > IB_CM_REQ_PRIVATE_DATA_SIZE)
 		return -EINVAL;
 	req.private_data_len = off + param->private_data_len;
-	if (req.private_data_len) {
-		data = kzalloc(req.private_data_len, GFP_KERNEL);
-		if (!data)
-			return -ENOMEM;
-	}
-	if (off) {
-		ret = cma_hdr_fill((struct cma_wire_hdr *)data, priv);
-		if (ret)
-			goto out;
-	}
-	if (param->private_data && param->private_data_len)
-		memcpy(data + off, param->private_data, param->private_data_len);
+	ret = cma_ib_pdata(priv, param, off, req.private_data_len, &data);
+	if (ret)
+		return ret;
 
 	cm_id = ib_create_cm_id(priv->id.device, cma_ib_handler, priv);
 	if (IS_ERR(cm_id)) {
@@ -747,24 +767,15 @@ int cma_ib_sidr_query(struct cma_id *priv, struct rdma_conn_param *param)
 	struct ib_cm_sidr_req_param req = {};
 	size_t off = cma_ib_hdr_len(priv);
 	struct ib_cm_id *cm_id;
-	u8 *data = NULL;
+	u8 *data;
 	int ret;
 
 	if (off + param->private_data_len > IB_CM_SIDR_REQ_PRIVATE_DATA_SIZE)
 		return -EINVAL;
 	req.private_data_len = off + param->private_data_len;
-	if (req.private_data_len) {
-		data = kzalloc(req.private_data_len, GFP_KERNEL);
-		if (!data)
-			return -ENOMEM;
-	}
-	if (off) {
-		ret = cma_hdr_fill((struct cma_wire_hdr *)data, priv);
-		if (ret)
-			goto out;
-	}
-	if (param->private_data && param->private_data_len)
-		memcpy(data + off, param->private_data, param->private_data_len);
+	ret = cma_ib_pdata(priv, param, off, req.private_data_len, &data);
+	if (ret)
+		return ret;
 
 	cm_id = ib_create_cm_id(priv->id.device, cma_sidr_handler, priv);
 	if (IS_ERR(cm_id)) {
