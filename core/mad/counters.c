@@ -45,6 +45,7 @@ static int counters_show(struct seq_file *m, void *unused)
 
 	seq_printf(m, "received %lld\n", atomic64_read(&port->received));
 	seq_printf(m, "sent %lld\n", atomic64_read(&port->sent));
+	seq_printf(m, "qp_repairs %lld\n", atomic64_read(&port->repairs));
 	for (i = 0; i < MAD_DROP_MAX; i++)
 		seq_printf(m, "%s %lld\n", counters_names[i],
 			   atomic64_read(&port->drops[i]));

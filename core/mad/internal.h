@@ -107,12 +107,19 @@ struct mad_rbuf {
  * struct mad_qp - QP0 or QP1 of a port
  * @port: its port
  * @qp: the QP
- * @lock: protects @posted, @backlog, @nposted, @recvs and @closing
+ * @lock: protects @posted, @backlog, @nposted, @recvs, @nrecvs, @closing,
+ *	@repairing and @broken
  * @posted: sends in the hardware's queue, in order
- * @backlog: sends waiting for room in it
+ * @backlog: sends waiting for room in it, or for the QP's repair
  * @nposted: sends in the hardware's queue
  * @recvs: receive buffers the hardware has
+ * @nrecvs: how many
  * @closing: the QP is going: nothing more is posted
+ * @repairing: the QP left RTS on its own: nothing is posted until
+ *	@repair has brought it back
+ * @broken: the repair failed: sends fail at once
+ * @repair: brings the QP back to RTS once the hardware has given back
+ *	everything it had (qp.c); on the port's workqueue
  * @max_send: its depth
  * @max_recv: receive buffers kept posted
  * @mad_size: room for a MAD (the port's max_mad_size)
@@ -125,7 +132,11 @@ struct mad_qp {
 	struct list_head backlog;
 	u32 nposted;
 	struct list_head recvs;
+	u32 nrecvs;
 	bool closing;
+	bool repairing;
+	bool broken;
+	struct work_struct repair;
 	u32 max_send;
 	u32 max_recv;
 	u32 mad_size;
@@ -147,6 +158,7 @@ struct mad_qp {
  * @drops: per-reason drop counters
  * @received: MADs received
  * @sent: MADs sent (segments and retries included)
+ * @repairs: times one of its QPs was brought back to RTS
  * @debugfs: the port's debugfs directory
  */
 struct mad_port {
@@ -162,6 +174,7 @@ struct mad_port {
 	atomic64_t drops[MAD_DROP_MAX];
 	atomic64_t received;
 	atomic64_t sent;
+	atomic64_t repairs;
 	struct dentry *debugfs;
 };
 

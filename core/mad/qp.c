@@ -3,12 +3,24 @@
  * A port's special QPs (QP0, QP1) for the MAD layer: bringing one from
  * Reset to RTS, its receive buffers (posted, taken back, posted again),
  * its send queue (a backlog holds what the hardware queue has no room
- * for, posted as sends complete), and its end.
+ * for, posted as sends complete), its repair, and its end.
+ *
+ * Repair: a QP can leave RTS on its own.  A send that fails puts a UD QP
+ * in SQE, or, on some devices, in Error: rdma_rxe does so when the route
+ * of a send is gone, as it is while its netdev is down.  A QP in Error
+ * flushes its receive buffers and never takes another MAD, so a port
+ * would answer no CM or SA message again.  The first completion in
+ * error (or a QP error event) marks the QP @repairing: nothing is posted
+ * to it from then on, sends wait on the backlog.  Once the hardware has
+ * given back every send (and, from Error, every receive buffer), the
+ * repair work brings the QP back to RTS (SQE -> RTS; Error -> Reset ->
+ * RTS and a new set of receive buffers) and posts the backlog.
  *
  * Locking: mqp->lock (IRQ-safe: ib_post_send_mad() may be called from
  * any context) protects the lists of posted sends and receive buffers,
- * the backlog and @closing.  The hardware is called under it for posting
- * (post_send and post_recv do not call back).
+ * the backlog and the flags.  The hardware is called under it for
+ * posting (post_send and post_recv do not call back); the repair work
+ * modifies the QP without it, when nothing is posted.
  */
 #include "abi/ib_core/mad.h"
 #include "internal.h"
@@ -43,8 +55,8 @@ struct mad_rbuf *qp_alloc_rbuf(struct mad_qp *mqp, gfp_t gfp)
  * @mqp: the QP
  * @rb: a buffer of qp_alloc_rbuf(), or one qp_recv_taken() gave back
  *
- * A buffer the hardware does not take (the QP is going, or it cannot be
- * mapped) is freed.
+ * A buffer the hardware does not take (the QP is going or under repair,
+ * or the buffer cannot be mapped) is freed.
  */
 void qp_repost_recv(struct mad_qp *mqp, struct mad_rbuf *rb)
 {
@@ -65,10 +77,12 @@ void qp_repost_recv(struct mad_qp *mqp, struct mad_rbuf *rb)
 	}
 	sge.addr = rb->dma;
 	spin_lock_irqsave(&mqp->lock, flags);
-	if (!mqp->closing) {
+	if (!mqp->closing && !mqp->repairing) {
 		ret = ib_post_recv(mqp->qp, &wr, NULL);
-		if (!ret)
+		if (!ret) {
 			list_add_tail(&rb->link, &mqp->recvs);
+			mqp->nrecvs++;
+		}
 	}
 	spin_unlock_irqrestore(&mqp->lock, flags);
 	if (ret) {
@@ -77,11 +91,23 @@ void qp_repost_recv(struct mad_qp *mqp, struct mad_rbuf *rb)
 	}
 }
 
+/* The QP left RTS: hold every post and (re)start its repair. */
+static void qp_repair_kick_locked(struct mad_qp *mqp)
+{
+	lockdep_assert_held(&mqp->lock);
+	if (mqp->closing || mqp->broken)
+		return;
+	mqp->repairing = true;
+	queue_work(mqp->port->wq, &mqp->repair);
+}
+
 /**
  * qp_recv_taken - the hardware gave a receive buffer back
  * @mqp: the QP
  * @rb: the buffer, no longer mapped once this returns
  * @ok: it holds a message
+ *
+ * A receive in error (flushed) means the QP left RTS: its repair starts.
  *
  * Return: true if the buffer is the caller's to handle; false if it was
  * freed (a flushed receive, or the QP is going).
@@ -93,7 +119,10 @@ bool qp_recv_taken(struct mad_qp *mqp, struct mad_rbuf *rb, bool ok)
 
 	spin_lock_irqsave(&mqp->lock, flags);
 	list_del(&rb->link);
+	mqp->nrecvs--;
 	closing = mqp->closing;
+	if (!ok)
+		qp_repair_kick_locked(mqp);
 	spin_unlock_irqrestore(&mqp->lock, flags);
 	ib_dma_unmap_single(mqp->port->dev, rb->dma, rb->len, DMA_FROM_DEVICE);
 	if (ok && !closing)
@@ -158,11 +187,11 @@ static int qp_post_locked(struct mad_qp *mqp, struct mad_send *ms)
  * qp_post_send - send the current work request of a send
  * @ms: the send, its SGEs set by kernel address (sge_va)
  *
- * Posted now if the hardware queue has room, else when it has.  Any
- * context.
+ * Posted now if the hardware queue has room, else when it has (or when
+ * the QP is repaired).  Any context.
  *
- * Return: 0, -ESHUTDOWN when the QP is going, or a mapping or posting
- * error.
+ * Return: 0, -ESHUTDOWN when the QP is going, -EIO when its repair
+ * failed, or a mapping or posting error.
  */
 int qp_post_send(struct mad_send *ms)
 {
@@ -177,7 +206,9 @@ int qp_post_send(struct mad_send *ms)
 	spin_lock_irqsave(&mqp->lock, flags);
 	if (mqp->closing)
 		ret = -ESHUTDOWN;
-	else if (mqp->nposted < mqp->max_send)
+	else if (mqp->broken)
+		ret = -EIO;
+	else if (!mqp->repairing && mqp->nposted < mqp->max_send)
 		ret = qp_post_locked(mqp, ms);
 	else
 		list_add_tail(&ms->qlink, &mqp->backlog);
@@ -193,7 +224,7 @@ static void qp_drain_backlog(struct mad_qp *mqp, struct list_head *failed)
 	struct mad_send *ms;
 
 	lockdep_assert_held(&mqp->lock);
-	while (mqp->nposted < mqp->max_send &&
+	while (!mqp->repairing && mqp->nposted < mqp->max_send &&
 	       (ms = list_first_entry_or_null(&mqp->backlog, struct mad_send,
 					      qlink))) {
 		list_del_init(&ms->qlink);
@@ -202,41 +233,65 @@ static void qp_drain_backlog(struct mad_qp *mqp, struct list_head *failed)
 	}
 }
 
+/* Sends of @failed, off every list, reported with @status. */
+static void qp_fail_sends(struct mad_qp *mqp, struct list_head *failed,
+			  enum ib_wc_status status)
+{
+	struct mad_send *ms, *tmp;
+
+	list_for_each_entry_safe(ms, tmp, failed, qlink) {
+		list_del_init(&ms->qlink);
+		qp_unmap_send(mqp, ms);
+		send_hw_done(ms, status);
+	}
+}
+
 /**
  * qp_send_done - a send work request of QP0 or QP1 completed
  * @cq: the port's CQ
- * @wc: its completion
+ * @wc: its completion; one in error means the QP left RTS: its repair
+ *	starts
  */
 void qp_send_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct mad_send *ms = container_of(wc->wr_cqe, struct mad_send, cqe);
 	struct mad_qp *mqp = ms->ma->mqp;
-	struct mad_send *bad, *tmp;
 	unsigned long flags;
 	LIST_HEAD(failed);
 
 	spin_lock_irqsave(&mqp->lock, flags);
 	list_del_init(&ms->qlink);
 	mqp->nposted--;
+	if (wc->status != IB_WC_SUCCESS)
+		qp_repair_kick_locked(mqp);
 	qp_drain_backlog(mqp, &failed);
 	spin_unlock_irqrestore(&mqp->lock, flags);
 
 	qp_unmap_send(mqp, ms);
 	send_hw_done(ms, wc->status);
-	list_for_each_entry_safe(bad, tmp, &failed, qlink) {
-		list_del_init(&bad->qlink);
-		qp_unmap_send(mqp, bad);
-		send_hw_done(bad, IB_WC_GENERAL_ERR);
-	}
+	qp_fail_sends(mqp, &failed, IB_WC_GENERAL_ERR);
 }
 
+/* An error event means the QP left RTS. */
 static void qp_event(struct ib_event *event, void *context)
 {
 	struct mad_qp *mqp = context;
+	unsigned long flags;
 
 	ibdev_err(mqp->port->dev, "MAD QP%u of port %u: event %s\n",
-		  mqp->qp->qp_num, mqp->port->port_num,
+		  event->element.qp->qp_num, mqp->port->port_num,
 		  ib_event_msg(event->event));
+	switch (event->event) {
+	case IB_EVENT_QP_FATAL:
+	case IB_EVENT_QP_REQ_ERR:
+	case IB_EVENT_QP_ACCESS_ERR:
+		spin_lock_irqsave(&mqp->lock, flags);
+		qp_repair_kick_locked(mqp);
+		spin_unlock_irqrestore(&mqp->lock, flags);
+		break;
+	default:
+		break;
+	}
 }
 
 /* Reset -> Init -> RTR -> RTS, with the special QPs' P_Key and Q_Key. */
@@ -260,6 +315,107 @@ static int qp_to_rts(struct ib_qp *qp)
 	attr.qp_state = IB_QPS_RTS;
 	attr.sq_psn = 0;
 	return ib_modify_qp(qp, &attr, IB_QP_STATE | IB_QP_SQ_PSN);
+}
+
+/*
+ * The QP's state, once the hardware has given back what the repair waits
+ * for (every send; from Error, every receive buffer too), else -EAGAIN:
+ * the completion that gives back the last one queues the work again.
+ */
+static int qp_repair_ready(struct mad_qp *mqp)
+{
+	struct ib_qp_init_attr init;
+	struct ib_qp_attr attr;
+	bool ready;
+	int ret;
+
+	ret = ib_query_qp(mqp->qp, &attr, IB_QP_STATE, &init);
+	if (ret)
+		return ret;
+	spin_lock_irq(&mqp->lock);
+	ready = mqp->repairing && !mqp->closing && !mqp->nposted &&
+		(attr.qp_state != IB_QPS_ERR || !mqp->nrecvs);
+	spin_unlock_irq(&mqp->lock);
+	return ready ? attr.qp_state : -EAGAIN;
+}
+
+/* Back to RTS from @state, with nothing posted. */
+static int qp_repair_state(struct mad_qp *mqp, enum ib_qp_state state)
+{
+	struct ib_qp_attr attr = {
+		.qp_state = IB_QPS_RTS,
+		.cur_qp_state = IB_QPS_SQE,
+	};
+	int ret;
+
+	switch (state) {
+	case IB_QPS_RTS:
+		return 0;
+	case IB_QPS_SQE:
+		return ib_modify_qp(mqp->qp, &attr,
+				    IB_QP_STATE | IB_QP_CUR_STATE);
+	case IB_QPS_ERR:
+		attr.qp_state = IB_QPS_RESET;
+		ret = ib_modify_qp(mqp->qp, &attr, IB_QP_STATE);
+		return ret ?: qp_to_rts(mqp->qp);
+	default:
+		return -EINVAL;
+	}
+}
+
+/* The QP cannot be repaired: what waits, and every later send, fails. */
+static void qp_repair_failed(struct mad_qp *mqp, int err)
+{
+	LIST_HEAD(failed);
+
+	ibdev_err(mqp->port->dev, "MAD QP%u of port %u not repaired: %d\n",
+		  mqp->qp->qp_num, mqp->port->port_num, err);
+	spin_lock_irq(&mqp->lock);
+	mqp->broken = true;
+	list_splice_init(&mqp->backlog, &failed);
+	spin_unlock_irq(&mqp->lock);
+	qp_fail_sends(mqp, &failed, IB_WC_GENERAL_ERR);
+}
+
+/* Receive buffers posted again up to the QP's depth, then the backlog. */
+static void qp_repair_resume(struct mad_qp *mqp)
+{
+	struct mad_rbuf *rb;
+	LIST_HEAD(failed);
+	u32 want;
+
+	spin_lock_irq(&mqp->lock);
+	mqp->repairing = false;
+	want = mqp->max_recv - mqp->nrecvs;
+	spin_unlock_irq(&mqp->lock);
+	while (want--) {
+		rb = qp_alloc_rbuf(mqp, GFP_KERNEL);
+		if (!rb)
+			break;
+		qp_repost_recv(mqp, rb);
+	}
+	spin_lock_irq(&mqp->lock);
+	qp_drain_backlog(mqp, &failed);
+	spin_unlock_irq(&mqp->lock);
+	qp_fail_sends(mqp, &failed, IB_WC_GENERAL_ERR);
+}
+
+static void qp_repair_work(struct work_struct *work)
+{
+	struct mad_qp *mqp = container_of(work, struct mad_qp, repair);
+	int state = qp_repair_ready(mqp);
+	int ret;
+
+	if (state == -EAGAIN)
+		return;
+	ret = state < 0 ? state : qp_repair_state(mqp, state);
+	if (ret) {
+		qp_repair_failed(mqp, ret);
+		return;
+	}
+	if (state != IB_QPS_RTS)
+		atomic64_inc(&mqp->port->repairs);
+	qp_repair_resume(mqp);
 }
 
 /**
@@ -294,6 +450,7 @@ int qp_setup(struct mad_qp *mqp, struct mad_port *port, enum ib_qp_type type)
 
 	mqp->port = port;
 	spin_lock_init(&mqp->lock);
+	INIT_WORK(&mqp->repair, qp_repair_work);
 	INIT_LIST_HEAD(&mqp->posted);
 	INIT_LIST_HEAD(&mqp->backlog);
 	INIT_LIST_HEAD(&mqp->recvs);
@@ -341,6 +498,7 @@ void qp_close(struct mad_qp *mqp)
 	spin_lock_irqsave(&mqp->lock, flags);
 	mqp->closing = true;
 	spin_unlock_irqrestore(&mqp->lock, flags);
+	cancel_work_sync(&mqp->repair);
 	ib_destroy_qp(mqp->qp);
 	mqp->qp = NULL;
 }

@@ -644,6 +644,8 @@ static int tv_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	/* No user ABI of its own: only empty driver data. */
 	if (udata && (udata->inlen || udata->outlen))
 		return -EOPNOTSUPP;
+	if (test_bit(TDEV_FAIL_MODIFY_QP, &to_tdev(ibqp->device)->fail))
+		return -EIO;
 
 	spin_lock_irqsave(&qp->lock, flags);
 	cur = qp->state;

@@ -6,10 +6,11 @@
 # file-backed one, listening on rxe0's address; nvme-cli's discover and
 # connect from the host side (nvme-rdma) over rxe1; fio with crc32c
 # verification on both namespaces (4k random write, then read back and
-# verified; 128k sequential); the target's link down and up again under
-# verified fio I/O, the host reconnecting and no data lost; disconnect,
-# configfs torn down, every module unloaded.  Every tool runs under
-# "timeout": a hang is a failure.
+# verified; 128k sequential); under verified fio I/O, the target's link
+# down until both sides have given the controller up (the target's GSI
+# QP fails and is repaired), then up again, the host reconnecting and no
+# data lost; disconnect, configfs torn down, every module unloaded.
+# Every tool runs under "timeout": a hang is a failure.
 . /lab/guest-lib.sh
 S=nvmeof
 A=10.11.0.1
@@ -94,6 +95,18 @@ host_ctrl() {
 ctrl_state() { cat "/sys/class/nvme/$CTRL/state" 2>/dev/null; }
 ctrl_live() { [ "$(ctrl_state)" = live ]; }
 ctrl_not_live() { ! ctrl_live; }
+# The target's keep-alive timer expired since the flap began.
+target_gave_up() {
+	[ "$(dmesg | grep -c 'nvmet: ctrl .* keep-alive timer .* expired')" -gt "$_ka0" ]
+}
+# DEV's GSI QP (QP1) is ready to send: "rdma res" shows it in RTS.
+gsi_rts() { rdma res show qp link $1/1 lqpn 1 | grep -q 'state RTS'; }
+# Counter NAME of the MAD layer on DEV's port 1.
+mad_counter() {
+	sed -n "s/^$2 //p" /sys/kernel/debug/ib_core/mad/$1-1/counters 2>/dev/null
+}
+# The MAD layer repaired DEV's QP1 since the flap began.
+gsi_repaired() { [ "$(mad_counter $1 qp_repairs)" -gt "$_rep0" ]; }
 
 # The block device of namespace NSID of the host's controller (with or
 # without native multipath), on stdout.
@@ -153,6 +166,8 @@ io() {
 # comes up again, and the host reconnects; fio's verification passes.
 flap() {
 	_r0=$(dmesg | grep -c "$CTRL: Successfully reconnected")
+	_ka0=$(dmesg | grep -c 'nvmet: ctrl .* keep-alive timer .* expired')
+	_rep0=$(mad_counter rxe0 qp_repairs)
 	timeout 900 fio --name=flap --filename="$NS1" --direct=1 --ioengine=libaio \
 		--iodepth=4 --rw=randwrite --bs=16k --size=$SZFLAP --rate=$RATE \
 		--verify=crc32c --do_verify=1 --verify_fatal=1 --verify_dump=0 \
@@ -164,12 +179,25 @@ flap() {
 	lab_wait_for 120 ctrl_not_live && pass flap/ctrl-leaves-live ||
 		fail flap/ctrl-leaves-live "$CTRL still $(ctrl_state) with the link down"
 	echo "    $CTRL with the link down: $(ctrl_state)"
-	sleep 2
+	# The link stays down until the target has given the controller up
+	# too (its keep-alive timer): its DREQs then go to rxe0 with no
+	# route, which puts rdma_rxe's GSI QP in the error state.  The MAD
+	# layer must bring the QP back, or no REQ is ever answered again
+	# (Documentation/core.rst, the MAD layer).
+	lab_wait_for 120 target_gave_up && pass flap/target-gives-up ||
+		fail flap/target-gives-up "no keep-alive expiry on the target"
+	lab_wait_for 120 gsi_repaired rxe0 && pass flap/gsi-repaired-rxe0 ||
+		fail flap/gsi-repaired-rxe0 "qp_repairs $(mad_counter rxe0 qp_repairs)"
+	echo "    rxe0's QP1 repaired $(mad_counter rxe0 qp_repairs) times with the link down"
 	ip link set veth0 up
 	# Taking veth0 down flushed its routes: the one that sends rxe0's
 	# packets for $B out over the pair comes back.
 	ip route replace $B dev veth0 src $A table 100
 	lab_wait_for 30 lab_gid_of rxe0 $A || fail flap/gid-back "no GID of $A on rxe0"
+	for _d in rxe0 rxe1; do
+		lab_wait_for 60 gsi_rts $_d && pass flap/gsi-rts-$_d ||
+			fail flap/gsi-rts-$_d "$(rdma res show qp link $_d/1 lqpn 1)"
+	done
 	lab_wait_for 300 ctrl_live && pass flap/ctrl-live-again ||
 		fail flap/ctrl-live-again "$CTRL is $(ctrl_state)"
 	wait $_fio
