@@ -17,21 +17,22 @@
 #    log's reports (test/report/{kasan,lockdep,kmemleak,warn,bug})
 # 5. beside it, at a lower priority: our modules for the stock kernel with
 #    W=1 (build/stock, warnings/stock; the later makes of a tree pass W=1
-#    too, or kbuild would rebuild it); sparse, make C=2, for the stock kernel
-#    (sparse/stock: warnings in our files); make abi-check against the stock
-#    kernel and its ULP modules, and against the test kernel and its in-tree
-#    ULP builds (abi-check/stock, abi-check/test); checkpatch over our C
-#    files; kunit/coverage.py (every export called)
-# 6. the DKMS package (make deb), installed and removed in a throwaway
-#    chroot (lab/host/deb-check.sh --no-update: deb/*; make deb-check adds
-#    the kernel update)
-# 7. the stock-kernel VM, one boot at a lower priority while the test-kernel
-#    VM goes on, with the modules the package built
-#    (those of make if it failed): insert and remove our modules
+#    too, or kbuild would rebuild it), then at once
+# 6. the stock-kernel VM, in the background at nice 10 beside the
+#    test-kernel VM, with those modules: insert and remove our modules
 #    (stock/modload/*), every scenario (stock/<scenario>/*), its reports
 #    (stock/report/*); with a second VM beside it, Debian's in-tree stack
 #    across a virtual wire (lab/host/pair.sh), for the interop scenario
 #    (stock/interop/*, stock/peer-vm)
+# 7. while the VMs run, at a lower priority: sparse, make C=2, for the
+#    stock kernel (sparse/stock: warnings in our files); make abi-check
+#    against the stock kernel and its ULP modules, and against the test
+#    kernel and its in-tree ULP builds (abi-check/stock, abi-check/test);
+#    checkpatch over our C files; kunit/coverage.py (every export called);
+#    the DKMS package (make deb), installed and removed in a throwaway
+#    chroot (lab/host/deb-check.sh --no-update: deb/*; make deb-check adds
+#    the kernel update), its modules the stock VM's (deb/same-modules:
+#    same set, same srcversion)
 #
 # One line per result, then "N passed, N failed[, N skipped]"; exit status 1
 # on any failure.  Logs in build/check/, the wall time of each stage in
@@ -141,11 +142,9 @@ diags_result() {
 	fi
 }
 
-# build_for NAME KDIR [sparse]: W=1 build, then sparse if asked (once,
-# for the target kernel: the same sources give sparse the same code).
-# Sets built_NAME.
+# build_for NAME KDIR: W=1 build.  Sets built_NAME.
 build_for() {
-	local name=$1 kdir=$2 sparse=${3:-} rel b
+	local name=$1 kdir=$2 rel b
 	rel=$(kdir_release "$kdir")
 	b="$TOP_DIR/build/$rel"
 	step "building for the $name kernel ($rel) with W=1"
@@ -160,7 +159,13 @@ build_for() {
 		return
 	fi
 	diags_result "warnings/$name" "$LOGS/build-$name.log" "$b" "W=1 warnings"
-	[ "$sparse" = sparse ] || return 0
+}
+
+# sparse_for NAME KDIR: sparse over the build of build_for (once, for the
+# target kernel: the same sources give sparse the same code).
+sparse_for() {
+	local name=$1 kdir=$2 b
+	b="$TOP_DIR/build/$(kdir_release "$kdir")"
 	step "sparse (make C=2) for the $name kernel"
 	# W=1 as the build had it: other flags would recompile everything.
 	if ! timed "sparse-$name" nice -n "$bg_nice" make -C "$TOP_DIR" KDIR="$kdir" W=1 C=2 \
@@ -207,9 +212,10 @@ vm_script() {
 }
 
 # The test-kernel VM, the longest stage, boots as soon as its modules are
-# built; the stock build, sparse, abi-check, checkpatch, the DKMS package
-# and then the stock VM fill the time it leaves one of the host's two CPUs
-# idle (its guest waits on itself), at a lower priority.
+# built, and the stock VM as soon as the stock build is done; sparse,
+# abi-check, checkpatch and the DKMS package fill the time the two VMs
+# leave the host's two CPUs idle (their guests wait on themselves), at a
+# lower priority.
 #
 # vm_start NAME RESULT_PREFIX NICE SCRIPT SUITE_ARGS...: one VM boot of
 # lab/host/SCRIPT.sh (suite, or pair: the same and the in-tree peer VM),
@@ -259,10 +265,25 @@ else
 	result FAIL test/vm "no test kernel, test-kernel build or root filesystem"
 fi
 
-# The stock build, sparse, abi-check and checkpatch run while the test VM
-# does, at a lower priority: the VM is the longest stage.
+# The stock build, then the stock VM, sparse, abi-check and checkpatch run
+# while the test VM does, at a lower priority: that VM is the longest
+# stage.
 bg_nice=10
-build_for stock "$skdir" sparse
+build_for stock "$skdir"
+
+# The stock kernel: our modules in and out, and every scenario, one boot.
+# The VM takes a copy of the modules when it boots: sparse and the DKMS
+# package may rebuild them after.
+if [ $built_stock -eq 1 ] && [ $have_rootfs -eq 1 ]; then
+	mapfile -t scen < <(scenarios_for stock)
+	step "stock-kernel VM (background, nice 10): module load; scenarios ${scen[*]}"
+	vm_start stock stock/ 10 "$(vm_script "${scen[@]}")" --build "$TOP_DIR/build/$srel" --modload \
+		--scenario "${scen[@]}"
+else
+	result FAIL stock/vm "no stock build or root filesystem"
+fi
+
+[ $built_stock -eq 1 ] && sparse_for stock "$skdir"
 
 # abi_check NAME KDIR SYMVERS ULP_MODULE_DIR: our CRCs against that kernel's
 abi_check() {
@@ -319,11 +340,28 @@ else
 	result FAIL kunit/coverage "$(tail -n1 "$LOGS/coverage.log")"
 fi
 
+# deb_same_modules DEB_DIR BUILD_DIR: the package's modules and the
+# build's are the same set, built from the same sources (srcversion).
+deb_same_modules() {
+	local ko n=0 bad=()
+	[ "$(built_modules "$1" | sed 's#.*/##' | sort)" = "$(built_modules "$2" | sed 's#.*/##' | sort)" ] ||
+		{ result FAIL deb/same-modules "the package built another set of modules than $2"; return; }
+	for ko in $(built_modules "$2"); do
+		[ "$(modinfo -F srcversion "$1/${ko##*/}")" = "$(modinfo -F srcversion "$ko")" ] ||
+			bad+=("${ko##*/}")
+		n=$((n + 1))
+	done
+	if [ ${#bad[@]} -eq 0 ]; then
+		result PASS deb/same-modules "$n modules, each with the srcversion of the stock VM's"
+	else
+		result FAIL deb/same-modules "srcversion differs: ${bad[*]}"
+	fi
+}
+
 # The DKMS package (make deb), installed, updated and removed in a throwaway
 # chroot (lab/host/deb-check.sh), in the background at low priority while
-# the test-kernel VM runs; the stock VM then boots with the modules the
-# package built, while the test-kernel VM goes on.
-stock_mods="$TOP_DIR/build/$srel"
+# the VMs run.  The modules the package built must be those the stock VM
+# ran: the same set, each with the srcversion of the build's.
 deb_pid=
 if [ $built_stock -eq 1 ]; then
 	step "the DKMS package (background)"
@@ -344,18 +382,7 @@ if [ -n "$deb_pid" ]; then
 	results_from "$LOGS/deb-check.log"
 	grep -qE '^(PASS|FAIL) deb/in-tree-again' "$LOGS/deb-check.log" ||
 		{ tail -n 5 "$LOGS/deb-check.err" 2>/dev/null; result FAIL deb/check "did not finish, see $LOGS/deb-check.err"; }
-	[ -s "$LOGS/deb-modules/modules.order" ] && stock_mods="$LOGS/deb-modules"
-fi
-
-# The stock kernel: our modules (as the DKMS package built them) in and out,
-# and every scenario, one boot.
-if [ $built_stock -eq 1 ] && [ $have_rootfs -eq 1 ]; then
-	mapfile -t scen < <(scenarios_for stock)
-	step "stock-kernel VM (background, nice 10): module load; scenarios ${scen[*]}"
-	vm_start stock stock/ 10 "$(vm_script "${scen[@]}")" --build "$stock_mods" --modload \
-		--scenario "${scen[@]}"
-else
-	result FAIL stock/vm "no stock build or root filesystem"
+	deb_same_modules "$LOGS/deb-modules" "$TOP_DIR/build/$srel"
 fi
 
 # Results in a fixed order: the test kernel's, then the stock kernel's.
