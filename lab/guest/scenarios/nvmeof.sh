@@ -9,7 +9,9 @@
 # verified; 128k sequential); under verified fio I/O, the target's link
 # down until both sides have given the controller up (the target's GSI
 # QP fails and is repaired), then up again, the host reconnecting and no
-# data lost; disconnect, configfs torn down, every module unloaded.
+# data lost; the target's RDMA device removed and added again under the
+# connected controller, then the host's; disconnect, configfs torn down,
+# every module unloaded.
 # Every tool runs under "timeout": a hang is a failure.
 . /lab/guest-lib.sh
 S=nvmeof
@@ -211,6 +213,43 @@ flap() {
 	fio_verify after-flap "$NS2" randwrite 4k $SZ4K
 }
 
+# removal: the RDMA devices go from under a connected controller.  The
+# target's first (rxe0): nvmet-rdma gets DEVICE_REMOVAL on its queues and
+# its listener, "rdma link delete" returns, the host's controller leaves
+# live; rxe0 back and the port enabled again (its listener went with the
+# device), the host reconnects by itself and data written before is read
+# back.  Then the host's (rxe1): nvme-rdma deletes the controller, and a
+# new connect over a new rxe1 works.
+removal() {
+	fio_verify before-removal "$NS2" write 64k 1M
+	check removal/target-link-delete timeout 120 rdma link delete rxe0
+	lab_wait_for 120 ctrl_not_live && pass removal/ctrl-leaves-live ||
+		fail removal/ctrl-leaves-live "$CTRL still $(ctrl_state)"
+	check removal/target-link-add rdma link add rxe0 type rxe netdev veth0
+	lab_wait_for 30 lab_gid_of rxe0 $A || fail removal/gid-back "no GID of $A on rxe0"
+	rm $CFS/ports/1/subsystems/$NQN &&
+		ln -s $CFS/subsystems/$NQN $CFS/ports/1/subsystems/$NQN &&
+		pass removal/port-enabled || fail removal/port-enabled "configfs"
+	lab_wait_for 300 ctrl_live && pass removal/ctrl-live-again ||
+		fail removal/ctrl-live-again "$CTRL is $(ctrl_state)"
+	timeout 600 fio --name=before-removal --filename="$NS2" --direct=1 \
+		--ioengine=libaio --iodepth=8 --rw=write --bs=64k --size=1M \
+		--verify=crc32c --verify_only --verify_fatal=1 >$T/fio.after-removal 2>&1 &&
+		pass removal/data-read-back ||
+		fail removal/data-read-back "$(grep -m2 -E 'verify|err' $T/fio.after-removal)"
+
+	check removal/host-link-delete timeout 120 rdma link delete rxe1
+	lab_wait_for 120 test ! -e /sys/class/nvme/$CTRL && pass removal/ctrl-deleted ||
+		fail removal/ctrl-deleted "$CTRL is $(ctrl_state)"
+	check removal/host-link-add rdma link add rxe1 type rxe netdev veth1
+	lab_wait_for 30 lab_gid_of rxe1 $B || fail removal/host-gid-back "no GID of $B on rxe1"
+	check removal/connect timeout 180 nvme connect -t rdma -a $A -s 4420 -w $B -n $NQN \
+		--hostnqn=$HOSTNQN --hostid=$HOSTID \
+		--ctrl-loss-tmo=300 --reconnect-delay=2 --keep-alive-tmo=10 || return 1
+	CTRL=$(host_ctrl) && lab_wait_for 60 ctrl_live && pass removal/connect-live ||
+		{ fail removal/connect-live "no live controller of $NQN"; return 1; }
+}
+
 disconnect() {
 	check disconnect timeout 120 nvme disconnect -n $NQN
 	lab_wait_for 60 sh -c "! ls /sys/class/nvme/ 2>/dev/null | grep -q nvme" &&
@@ -233,6 +272,7 @@ if setup; then
 		if connect; then
 			io
 			flap
+			removal
 			disconnect
 		fi
 	else
