@@ -419,6 +419,7 @@ static void cm_dup_req(struct cm_id_priv *dup, struct cm_port *port,
 	unsigned long flags;
 	bool stale;
 
+	cm_count(port, CM_CTR_RX_DUPLICATES, CM_REQ_ATTR_ID, 1);
 	spin_lock_irqsave(&dup->lock, flags);
 	if (dup->id.state == IB_CM_MRA_REQ_SENT)
 		cm_send_mra_locked(dup);
@@ -718,9 +719,11 @@ static bool cm_rep_locked(struct cm_id_priv *priv, struct cm_event_rec *rec)
 		return cm_rep_first(priv, rec);
 	case IB_CM_ESTABLISHED:
 		/* Our RTU was lost: the peer sends its REP again */
+		cm_count(priv->av.port, CM_CTR_RX_DUPLICATES, CM_REP_ATTR_ID, 1);
 		cm_send_rtu_locked(priv, NULL, 0);
 		return false;
 	case IB_CM_MRA_REP_SENT:
+		cm_count(priv->av.port, CM_CTR_RX_DUPLICATES, CM_REP_ATTR_ID, 1);
 		cm_send_mra_locked(priv);
 		return false;
 	default:

@@ -175,8 +175,15 @@ static bool cm_dreq_locked(struct cm_id_priv *priv, struct cm_event_rec *rec)
 		return true;
 	case IB_CM_TIMEWAIT:
 		/* Our DREP was lost */
+		cm_count(priv->av.port, CM_CTR_RX_DUPLICATES, CM_DREQ_ATTR_ID,
+			 1);
 		priv->tid = dreq->hdr.tid;
 		cm_send_drep_locked(priv, NULL, 0);
+		return false;
+	case IB_CM_DREQ_RCVD:
+		/* The consumer has not answered yet */
+		cm_count(priv->av.port, CM_CTR_RX_DUPLICATES, CM_DREQ_ATTR_ID,
+			 1);
 		return false;
 	default:
 		return false;

@@ -20,6 +20,7 @@
  *   sidr.c     SIDR REQ and REP
  *   lap.c      LAP and APR (our extension: include/core/ib_cm_lap.h)
  *   attr.c     ib_cm_init_qp_attr(), ibcm_reject_msg()
+ *   counters.c the message counters of each port, in sysfs
  *
  * Lock order (outermost first): a cm_id's lock, then cm_lock (the
  * tables).  Both are taken with interrupts off, because ib_cm_notify()
@@ -40,17 +41,33 @@
 /* IBA 12.6: the CM's class version */
 #define CM_CLASS_VERSION	2
 
+/* The counts of counters.c, and the messages they count (REQ to APR). */
+enum cm_ctr_group {
+	CM_CTR_TX,
+	CM_CTR_TX_RETRIES,
+	CM_CTR_RX,
+	CM_CTR_RX_DUPLICATES,
+	CM_CTR_GROUPS
+};
+
+#define CM_CTR_MSGS	11
+
 /**
  * struct cm_port - a port of a CM device
  * @dev: its device
  * @num: its number
  * @agent: the MAD agent of class CM on its QP1; NULL once the device is
  *	going away (read and cleared under cm_lock)
+ * @ctr: the message counters (counters.c), by group and attribute ID;
+ *	atomic
+ * @files: the counters are in sysfs (main.c's add() and remove() only)
  */
 struct cm_port {
 	struct cm_dev *dev;
 	u32 num;
 	struct ib_mad_agent *agent;
+	atomic_long_t ctr[CM_CTR_GROUPS][CM_CTR_MSGS];
+	bool files;
 };
 
 /**
@@ -315,5 +332,12 @@ void cm_sidr_rep_recv(struct cm_port *port, struct ib_mad_recv_wc *rwc);
 void cm_sidr_send_failed(struct cm_id_priv *priv, enum ib_wc_status st);
 int cm_send_sidr_rep_locked(struct cm_id_priv *priv,
 			    const struct ib_cm_sidr_rep_param *param);
+
+/* counters.c */
+void cm_count(struct cm_port *port, enum cm_ctr_group group, __be16 attr_id,
+	      long n);
+int cm_counters_add(struct cm_port *port);
+void cm_counters_remove(struct cm_port *port);
+void cm_counters_init(void);
 
 #endif

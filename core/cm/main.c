@@ -3,7 +3,7 @@
  * ib_cm: the InfiniBand connection manager (IBA volume 1, chapter 12),
  * for InfiniBand and RoCE ports.  This file is the module and its
  * ib_client: for each device a cm_dev, and on each port that carries CM
- * MADs an agent of the CM class on QP1.
+ * MADs an agent of the CM class on QP1 and the counter files.
  *
  * A cm_dev lives from the client's add() until its last cm_id lets go;
  * its ports' agents are unregistered in remove(), after which sends on
@@ -110,6 +110,27 @@ static void cm_port_close(struct cm_port *port)
 		ib_unregister_mad_agent(agent);
 }
 
+/* The counter files of the ports with an agent; none on failure. */
+static int cm_dev_add_files(struct cm_dev *dev)
+{
+	struct cm_port *port;
+	int ret;
+	u32 p;
+
+	for (p = 0; p < dev->nports; p++) {
+		port = &dev->port[p];
+		if (!port->agent)
+			continue;
+		ret = cm_counters_add(port);
+		if (ret)
+			return ret;
+		port->files = true;
+	}
+	return 0;
+}
+
+static void cm_remove_one(struct ib_device *ibdev, void *data);
+
 static int cm_add_one(struct ib_device *ibdev)
 {
 	struct cm_dev *dev;
@@ -143,7 +164,10 @@ static int cm_add_one(struct ib_device *ibdev)
 	spin_lock_irq(&cm_lock);
 	list_add_tail(&dev->link, &cm_devs);
 	spin_unlock_irq(&cm_lock);
-	return 0;
+	ret = cm_dev_add_files(dev);
+	if (ret)
+		cm_remove_one(ibdev, dev);
+	return ret;
 
 fail:
 	rdma_for_each_port(ibdev, p)
@@ -157,6 +181,11 @@ static void cm_remove_one(struct ib_device *ibdev, void *data)
 	struct cm_dev *dev = data;
 	u32 p;
 
+	for (p = 0; p < dev->nports; p++) {
+		if (dev->port[p].files)
+			cm_counters_remove(&dev->port[p]);
+		dev->port[p].files = false;
+	}
 	spin_lock_irq(&cm_lock);
 	list_del(&dev->link);
 	spin_unlock_irq(&cm_lock);
@@ -175,6 +204,7 @@ static int __init ib_cm_init(void)
 {
 	int ret;
 
+	cm_counters_init();
 	cm_wq = alloc_workqueue("ib_cm", WQ_MEM_RECLAIM, 0);
 	if (!cm_wq)
 		return -ENOMEM;

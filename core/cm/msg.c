@@ -347,7 +347,8 @@ static void cm_msg_failed(struct cm_id_priv *priv, enum ib_wc_status st)
  * @agent: the port's agent
  * @wc: the send and its status
  *
- * A message sent once is simply freed.  The outstanding message of a
+ * The message is counted (every transmission, and its retries), then a
+ * message sent once is simply freed.  The outstanding message of a
  * cm_id that ends with an error other than its cancellation makes the
  * cm_id's error event.
  */
@@ -356,8 +357,11 @@ void cm_send_handler(struct ib_mad_agent *agent,
 {
 	struct ib_mad_send_buf *msg = wc->send_buf;
 	struct cm_id_priv *priv = msg->context[0];
+	__be16 attr_id = ((struct ib_mad_hdr *)msg->mad)->attr_id;
 	unsigned long flags;
 
+	cm_count(agent->context, CM_CTR_TX, attr_id, 1 + msg->retries);
+	cm_count(agent->context, CM_CTR_TX_RETRIES, attr_id, msg->retries);
 	if (priv) {
 		spin_lock_irqsave(&priv->lock, flags);
 		if (priv->msg == msg) {

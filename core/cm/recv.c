@@ -23,6 +23,7 @@ void cm_recv_handler(struct ib_mad_agent *agent,
 
 	if (rwc->recv_buf.mad->mad_hdr.class_version != CM_CLASS_VERSION)
 		goto drop;
+	cm_count(port, CM_CTR_RX, attr, 1);
 	if (attr == CM_REQ_ATTR_ID)
 		cm_req_recv(port, rwc);
 	else if (attr == CM_MRA_ATTR_ID)
