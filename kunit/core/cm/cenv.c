@@ -841,3 +841,27 @@ void cenv_link_desc(const bool *roce, char *desc)
 {
 	strscpy(desc, *roce ? "roce" : "ib", KUNIT_PARAM_DESC_SIZE);
 }
+
+/**
+ * cenv_cm_counter - one of ib_cm's message counters, read from sysfs
+ * @env: the environment
+ * @side: whose device (port 1)
+ * @group: "cm_tx_msgs", "cm_tx_retries", "cm_rx_msgs" or "cm_rx_duplicates"
+ * @msg: "req", "mra", ... "apr"
+ *
+ * Return: its value, or -1 when it cannot be read.
+ */
+long cenv_cm_counter(struct cenv *env, int side, const char *group,
+		     const char *msg)
+{
+	char path[128], buf[32];
+	long val;
+
+	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/ports/1/%s/%s",
+		 dev_name(&env->s[side].dev->dev), group, msg);
+	memset(buf, 0, sizeof(buf));
+	if (tk_file_read(path, buf, sizeof(buf) - 1) ||
+	    kstrtol(strim(buf), 10, &val))
+		return -1;
+	return val;
+}

@@ -166,6 +166,8 @@ void cenv_qp_step(struct cenv *env, int side, struct ib_cm_id *id,
 		  int *mask);
 enum ib_qp_state cenv_qp_state(struct cenv *env, int side);
 const char *cenv_event_name(enum ib_cm_event_type type);
+long cenv_cm_counter(struct cenv *env, int side, const char *group,
+		     const char *msg);
 
 /* KUnit parameters: the link layer a case runs on */
 void cenv_link_desc(const bool *roce, char *desc);

@@ -11,7 +11,6 @@
 #include <kunit/test.h>
 #include <linux/delay.h>
 #include "cenv.h"
-#include "tk.h"
 
 #define CC_SID		cpu_to_be64(0x0000000000cd0c01ULL)
 #define CC_WAIT_MS	5000
@@ -25,21 +24,6 @@ static const char *const cc_msgs[] = {
 	"sidr_rep", "lap", "apr",
 };
 
-/* Counter GROUP/MSG of port 1 of @side's device; -1 if it cannot be read. */
-static long cc_read(struct cenv *env, int side, const char *group,
-		    const char *msg)
-{
-	char path[128], buf[32];
-	long val;
-
-	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/ports/1/%s/%s",
-		 dev_name(&env->s[side].dev->dev), group, msg);
-	memset(buf, 0, sizeof(buf));
-	if (tk_file_read(path, buf, sizeof(buf) - 1) || kstrtol(strim(buf), 10, &val))
-		return -1;
-	return val;
-}
-
 /*
  * Waits until the counter reads @want: a send is counted when the MAD
  * layer reports its end, which may come after the peer's answer.
@@ -50,7 +34,7 @@ static bool cc_reaches(struct cenv *env, int side, const char *group,
 	int ms;
 
 	for (ms = 0; ms < CC_WAIT_MS; ms += 20) {
-		if (cc_read(env, side, group, msg) == want)
+		if (cenv_cm_counter(env, side, group, msg) == want)
 			return true;
 		msleep(20);
 	}
@@ -61,7 +45,7 @@ static bool cc_reaches(struct cenv *env, int side, const char *group,
 	KUNIT_EXPECT_TRUE_MSG((env)->test, \
 			      cc_reaches(env, side, group, msg, want), \
 			      "side %d %s/%s is %ld, not %ld", side, group, msg, \
-			      cc_read(env, side, group, msg), (long)(want))
+			      cenv_cm_counter(env, side, group, msg), (long)(want))
 
 /* Every file is there and reads 0 before any message. */
 static void cc_files(struct kunit *test)
@@ -71,7 +55,7 @@ static void cc_files(struct kunit *test)
 
 	for (g = 0; g < ARRAY_SIZE(cc_groups); g++)
 		for (m = 0; m < ARRAY_SIZE(cc_msgs); m++)
-			KUNIT_EXPECT_EQ_MSG(test, cc_read(env, 0, cc_groups[g],
+			KUNIT_EXPECT_EQ_MSG(test, cenv_cm_counter(env, 0, cc_groups[g],
 							  cc_msgs[m]), 0,
 					    "%s/%s", cc_groups[g], cc_msgs[m]);
 }
@@ -99,11 +83,11 @@ static void cc_connection(struct kunit *test)
 	CC_EXPECT(env, 1, "cm_tx_msgs", "drep", 1);
 	CC_EXPECT(env, 0, "cm_rx_msgs", "drep", 1);
 	/* Nothing the exchange did not have */
-	KUNIT_EXPECT_EQ(test, cc_read(env, 0, "cm_tx_msgs", "rep"), 0);
-	KUNIT_EXPECT_EQ(test, cc_read(env, 1, "cm_tx_msgs", "req"), 0);
-	KUNIT_EXPECT_EQ(test, cc_read(env, 0, "cm_tx_retries", "req"), 0);
-	KUNIT_EXPECT_EQ(test, cc_read(env, 1, "cm_rx_duplicates", "req"), 0);
-	KUNIT_EXPECT_EQ(test, cc_read(env, 0, "cm_rx_msgs", "rej"), 0);
+	KUNIT_EXPECT_EQ(test, cenv_cm_counter(env, 0, "cm_tx_msgs", "rep"), 0);
+	KUNIT_EXPECT_EQ(test, cenv_cm_counter(env, 1, "cm_tx_msgs", "req"), 0);
+	KUNIT_EXPECT_EQ(test, cenv_cm_counter(env, 0, "cm_tx_retries", "req"), 0);
+	KUNIT_EXPECT_EQ(test, cenv_cm_counter(env, 1, "cm_rx_duplicates", "req"), 0);
+	KUNIT_EXPECT_EQ(test, cenv_cm_counter(env, 0, "cm_rx_msgs", "rej"), 0);
 }
 
 /*
@@ -122,9 +106,9 @@ static void cc_dreq_retries(struct kunit *test)
 	cenv_expect(env, 1, IB_CM_DREQ_RECEIVED);
 	/* The send was counted before its error was reported */
 	cenv_expect(env, 0, IB_CM_DREQ_ERROR);
-	retries = cc_read(env, 0, "cm_tx_retries", "dreq");
+	retries = cenv_cm_counter(env, 0, "cm_tx_retries", "dreq");
 	KUNIT_EXPECT_GE(test, retries, 1);
-	tx = cc_read(env, 0, "cm_tx_msgs", "dreq");
+	tx = cenv_cm_counter(env, 0, "cm_tx_msgs", "dreq");
 	KUNIT_EXPECT_EQ(test, tx, 1 + retries);
 	CC_EXPECT(env, 1, "cm_rx_msgs", "dreq", tx);
 	CC_EXPECT(env, 1, "cm_rx_duplicates", "dreq", tx - 1);

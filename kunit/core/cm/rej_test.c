@@ -5,7 +5,8 @@
  * refuses) and from the active side after the REP; a REQ for a service
  * nobody listens to; a REQ nobody answers (REQ_ERROR after the retries);
  * an MRA that gives the passive side more time than the REQ's timeout,
- * an MRA for a REP; a REQ from a QP still connected (stale connection).
+ * a delayed MRA (sent when the REQ comes again), an MRA for a REP; a REQ
+ * from a QP still connected (stale connection).
  */
 #include <kunit/test.h>
 #include <linux/delay.h>
@@ -238,6 +239,42 @@ static void mra_extends_timeout(struct kunit *test)
 	cenv_expect(env, 1, IB_CM_RTU_RECEIVED);
 }
 
+/*
+ * A delayed MRA (IB_CM_MRA_FLAG_DELAY): nothing goes out at the call; the
+ * active side's retry of its REQ is answered with the MRA, which then
+ * holds the active side until the REP.  Told apart by order, not time:
+ * when the MRA arrives, the passive side has counted the retry.
+ */
+static void mra_delayed(struct kunit *test)
+{
+	struct cenv *env = cenv_new(test, false);
+	struct ib_cm_req_param req;
+	struct ib_cm_rep_param rep;
+	struct sa_path_rec path;
+	struct ib_cm_id *a, *b;
+	struct cenv_event *e;
+
+	cenv_listen(env, 1, RT_SID);
+	a = cenv_id(env, 0);
+	cenv_path(env, 0, &path);
+	cenv_req_param(env, 0, &path, RT_SID, &req);
+	req.remote_cm_response_timeout = 18;
+	req.max_cm_retries = 2;
+	KUNIT_ASSERT_EQ(test, ib_send_cm_req(a, &req), 0);
+	b = cenv_expect(env, 1, IB_CM_REQ_RECEIVED)->id;
+	KUNIT_ASSERT_EQ(test, ib_send_cm_mra(b, 22 | IB_CM_MRA_FLAG_DELAY,
+					     NULL, 0), 0);
+	KUNIT_EXPECT_EQ(test, b->state, IB_CM_MRA_REQ_SENT);
+	e = cenv_expect(env, 0, IB_CM_MRA_RECEIVED);
+	KUNIT_EXPECT_EQ(test, e->ev.param.mra_rcvd.service_timeout, 22);
+	KUNIT_EXPECT_GE(test, cenv_cm_counter(env, 1, "cm_rx_duplicates",
+					      "req"), 1);
+	cenv_rep_param(env, &rep);
+	KUNIT_ASSERT_EQ(test, ib_send_cm_rep(b, &rep), 0);
+	cenv_expect(env, 0, IB_CM_REP_RECEIVED);
+	KUNIT_EXPECT_EQ(test, cenv_count(env, 0, IB_CM_REQ_ERROR), 0);
+}
+
 /* Without the MRA, the same REQ does give up: the control of the above */
 static void mra_control_no_mra(struct kunit *test)
 {
@@ -323,6 +360,7 @@ static struct kunit_case rej_cases[] = {
 	KUNIT_CASE(req_timeout),
 	KUNIT_CASE(mra_extends_timeout),
 	KUNIT_CASE(mra_control_no_mra),
+	KUNIT_CASE(mra_delayed),
 	KUNIT_CASE(mra_for_rep),
 	KUNIT_CASE(req_stale_qpn),
 	{}
