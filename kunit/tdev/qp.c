@@ -168,11 +168,13 @@ void tv_qp_put(struct tv_qp *qp)
  * tv_qp_can_receive - whether a QP in a state accepts incoming messages
  * @s: the state
  *
- * Return: true in RTR, RTS and SQD.
+ * Return: true in RTR, RTS, SQD and SQE (only the send queue of a QP in
+ * SQE is in error).
  */
 bool tv_qp_can_receive(enum ib_qp_state s)
 {
-	return s == IB_QPS_RTR || s == IB_QPS_RTS || s == IB_QPS_SQD;
+	return s == IB_QPS_RTR || s == IB_QPS_RTS || s == IB_QPS_SQD ||
+	       s == IB_QPS_SQE;
 }
 
 /* ---- errors, flushing and events ---- */
@@ -214,6 +216,24 @@ void tv_qp_error_locked(struct tv_qp *qp)
 	tv_sched_kick(&qp->sched);
 }
 
+/*
+ * A send of a datagram QP failed: as IBA 10.3.1 has it, only its send
+ * queue is in error (SQE), flushed in the engine's next run, and the QP
+ * still receives; ib_modify_qp() takes it back to RTS.  Other QPs go to
+ * the error state.  Under the QP's lock.
+ */
+static void tv_qp_send_error_locked(struct tv_qp *qp)
+{
+	lockdep_assert_held(&qp->lock);
+	if (!tv_is_datagram(qp->ibqp.qp_type)) {
+		tv_qp_error_locked(qp);
+		return;
+	}
+	if (qp->state == IB_QPS_RTS || qp->state == IB_QPS_SQD)
+		qp->state = IB_QPS_SQE;
+	tv_sched_kick(&qp->sched);
+}
+
 static enum ib_wc_opcode tv_wc_opcode(enum ib_wr_opcode op)
 {
 	switch (op) {
@@ -252,12 +272,19 @@ static void tv_sq_complete(struct tv_qp *qp, u32 index,
 	tv_cq_push(qp->ibqp.send_cq, &wc, TV_RING_SQ, index, false);
 }
 
-/* Flushes both queues in order.  Under qp->lock. */
-static void tv_qp_flush_locked(struct tv_qp *qp)
+/* Flushes the send queue in order.  Under qp->lock. */
+static void tv_sq_flush_locked(struct tv_qp *qp)
 {
 	lockdep_assert_held(&qp->lock);
 	for (; qp->sq.next != qp->sq.head; qp->sq.next++)
 		tv_sq_complete(qp, qp->sq.next, IB_WC_WR_FLUSH_ERR, 0);
+}
+
+/* Flushes both queues in order.  Under qp->lock. */
+static void tv_qp_flush_locked(struct tv_qp *qp)
+{
+	lockdep_assert_held(&qp->lock);
+	tv_sq_flush_locked(qp);
 	for (; qp->rq.size && qp->rq.next != qp->rq.head; qp->rq.next++) {
 		struct tv_recv *r = tv_ring_at(&qp->rq, qp->rq.next);
 		struct ib_wc wc = {
@@ -283,7 +310,11 @@ static void tv_qp_exec_one(struct tv_qp *qp, u32 index, unsigned long *flags)
 	spin_unlock_irqrestore(&qp->lock, *flags);
 
 	rcu_read_lock();
-	status = tv_exec(qp, tv_ring_at(&qp->sq, index), &len);
+	if (test_and_clear_bit(TDEV_FAIL_SEND_WR,
+			       &to_tdev(qp->ibqp.device)->fail))
+		status = IB_WC_LOC_QP_OP_ERR;
+	else
+		status = tv_exec(qp, tv_ring_at(&qp->sq, index), &len);
 	rcu_read_unlock();
 
 	spin_lock_irqsave(&qp->lock, *flags);
@@ -291,7 +322,7 @@ static void tv_qp_exec_one(struct tv_qp *qp, u32 index, unsigned long *flags)
 	qp->sq.next++;
 	tv_sq_complete(qp, index, status, len);
 	if (status != IB_WC_SUCCESS)
-		tv_qp_error_locked(qp);
+		tv_qp_send_error_locked(qp);
 }
 
 /**
@@ -299,9 +330,10 @@ static void tv_qp_exec_one(struct tv_qp *qp, u32 index, unsigned long *flags)
  * @s: the QP's tv_sched
  *
  * In RTS, executes up to TV_QP_BUDGET work requests in order and
- * completes them; an error completion moves the QP to the error state.
- * In the error state, flushes both queues, then reports the QP's pending
- * events (QP_FATAL, LAST_WQE_REACHED).  Other states execute nothing.
+ * completes them; an error completion moves the QP to the error state
+ * (a datagram QP to SQE).  In the error state, flushes both queues, then
+ * reports the QP's pending events (QP_FATAL, LAST_WQE_REACHED); in SQE,
+ * flushes the send queue.  Other states execute nothing.
  *
  * Return: true if work requests are left for another run.
  */
@@ -320,6 +352,10 @@ bool tv_qp_run(struct tv_sched *s)
 			last = qp->last_wqe;
 			qp->fatal = false;
 			qp->last_wqe = false;
+			break;
+		}
+		if (qp->state == IB_QPS_SQE) {
+			tv_sq_flush_locked(qp);
 			break;
 		}
 		if (qp->state != IB_QPS_RTS || qp->sq.next == qp->sq.head)

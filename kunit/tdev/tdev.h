@@ -9,7 +9,8 @@
  * context (chosen per device, struct tdev_params.exec) and completes it
  * there, calling the CQ's completion handler in that context.  Queue
  * depths are enforced, a QP in the error state flushes what is
- * outstanding, CQ overflow and QP errors are reported as asynchronous
+ * outstanding (a datagram QP whose send fails goes to SQE and flushes its
+ * send queue only), CQ overflow and QP errors are reported as asynchronous
  * events.  It checks what hardware checks when it executes a work request
  * (keys, access rights, lengths), and nothing the core checks for it.
  *
@@ -36,7 +37,12 @@
 /* Multicast groups one QP of a params.mcast device can join. */
 #define TDEV_MAX_MCAST		4
 
-/* Operations that can be made to fail with tdev_fail(); they return -EIO. */
+/*
+ * Operations that can be made to fail with tdev_fail(); they return -EIO.
+ * TDEV_FAIL_SEND_WR is the hardware's: the next send work request any QP
+ * of the device executes completes with IB_WC_LOC_QP_OP_ERR (the bit
+ * clears itself).
+ */
 enum tdev_fail_op {
 	TDEV_FAIL_QUERY_DEVICE,
 	TDEV_FAIL_QUERY_PORT,
@@ -52,6 +58,7 @@ enum tdev_fail_op {
 	TDEV_FAIL_DESTROY_WQ,
 	TDEV_FAIL_DETACH_MCAST,
 	TDEV_FAIL_MODIFY_QP,
+	TDEV_FAIL_SEND_WR,
 	TDEV_FAIL_MAX
 };
 

@@ -3,8 +3,9 @@
  * KUnit suite rdma_core_mad_qp: core/mad/qp.c, the repair of a port's
  * QP1 that left RTS on its own.  The test device puts the QP in the error
  * state as hardware does on a fatal error (an asynchronous event, then
- * every outstanding work request flushed); the MAD layer must bring it
- * back, with its receive buffers, and count it.  A QP that cannot be
+ * every outstanding work request flushed), or in SQE when a send fails;
+ * the MAD layer must bring it back, with its receive buffers, and count
+ * it.  A QP that cannot be
  * modified stays down, and sends on it fail at once.
  */
 #include <kunit/test.h>
@@ -84,6 +85,45 @@ static void qt_repair_after_fatal(struct kunit *test)
 	tdev_destroy(a);
 }
 
+/*
+ * A send fails, and QP1 goes to SQE (as IBA 10.3.1 has it for datagram
+ * QPs, and as the test device does): only the send's completion tells,
+ * no receive buffer is flushed.  The QP is back in RTS, counted, and
+ * requests go both ways after.
+ */
+static void qt_repair_after_send_error(struct kunit *test)
+{
+	struct tdev *a = menv_dev(test, false), *b = menv_dev(test, false);
+	struct menv_agent *ra = menv_agent(test, &a->ibdev, 1, IB_QPT_GSI,
+					   QT_CLASS, 1, IB_MGMT_METHOD_GET, 0);
+	struct menv_agent *rb = menv_agent(test, &b->ibdev, 1, IB_QPT_GSI,
+					   QT_CLASS, 1, IB_MGMT_METHOD_GET, 0);
+	struct ib_ah *ah = menv_ah(test, ra->agent, &b->ibdev, 1);
+	struct ib_mad_send_buf *buf;
+	struct ib_qp_init_attr init;
+	struct ib_qp_attr attr;
+
+	ra->answer = true;
+	rb->answer = true;
+	tdev_fail(a, TDEV_FAIL_SEND_WR, true);
+	buf = menv_mad(test, ra, ah, 1, QT_CLASS, 1, IB_MGMT_METHOD_SEND, 0x31);
+	KUNIT_ASSERT_EQ(test, ib_post_send_mad(buf, NULL), 0);
+	KUNIT_ASSERT_TRUE(test, menv_wait(&ra->nsend, 1, ra));
+	KUNIT_EXPECT_EQ(test, ra->last_status, IB_WC_LOC_QP_OP_ERR);
+	KUNIT_EXPECT_TRUE(test, qt_counter_reaches(&a->ibdev, "qp_repairs",
+						   1));
+	KUNIT_ASSERT_EQ(test, ib_query_qp(ra->agent->qp, &attr, IB_QP_STATE,
+					  &init), 0);
+	KUNIT_EXPECT_EQ(test, attr.qp_state, IB_QPS_RTS);
+	qt_exchange(test, ra, &b->ibdev, rb, 0x32);
+	qt_exchange(test, rb, &a->ibdev, ra, 0x33);
+	rdma_destroy_ah(ah, RDMA_DESTROY_AH_SLEEPABLE);
+	menv_agent_free(rb);
+	menv_agent_free(ra);
+	tdev_destroy(b);
+	tdev_destroy(a);
+}
+
 /* Two failures in a row: two repairs, and the QP works after both. */
 static void qt_repair_twice(struct kunit *test)
 {
@@ -147,6 +187,7 @@ static void qt_repair_fails(struct kunit *test)
 
 static struct kunit_case qt_cases[] = {
 	KUNIT_CASE(qt_repair_after_fatal),
+	KUNIT_CASE(qt_repair_after_send_error),
 	KUNIT_CASE(qt_repair_twice),
 	KUNIT_CASE(qt_repair_fails),
 	{}
