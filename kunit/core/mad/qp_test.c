@@ -50,6 +50,29 @@ static void qt_exchange(struct kunit *test, struct menv_agent *from,
 }
 
 /*
+ * @n unsolicited MADs from @from to @to, posted at once: all arrive only
+ * if @to's QP1 has as many receive buffers posted.
+ */
+static void qt_burst(struct kunit *test, struct menv_agent *from,
+		     struct ib_device *to, struct menv_agent *rcv, int n)
+{
+	struct ib_ah *ah = menv_ah(test, from->agent, to, 1);
+	int nrecv = atomic_read(&rcv->nrecv);
+	int nsend = atomic_read(&from->nsend);
+	struct ib_mad_send_buf *buf;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		buf = menv_mad(test, from, ah, 1, QT_CLASS, 1,
+			       IB_MGMT_METHOD_SEND, i);
+		KUNIT_ASSERT_EQ(test, ib_post_send_mad(buf, NULL), 0);
+	}
+	KUNIT_EXPECT_TRUE(test, menv_wait(&from->nsend, nsend + n, from));
+	KUNIT_EXPECT_TRUE(test, menv_wait(&rcv->nrecv, nrecv + n, rcv));
+	rdma_destroy_ah(ah, RDMA_DESTROY_AH_SLEEPABLE);
+}
+
+/*
  * A's QP1 fails: it is repaired once (Reset -> RTS, receive buffers
  * posted again), and requests go both ways after, answered.
  */
@@ -60,6 +83,8 @@ static void qt_repair_after_fatal(struct kunit *test)
 					   QT_CLASS, 1, IB_MGMT_METHOD_GET, 0);
 	struct menv_agent *rb = menv_agent(test, &b->ibdev, 1, IB_QPT_GSI,
 					   QT_CLASS, 1, IB_MGMT_METHOD_GET, 0);
+	struct menv_agent *sa = menv_agent(test, &a->ibdev, 1, IB_QPT_GSI,
+					   QT_CLASS, 1, IB_MGMT_METHOD_SEND, 0);
 	struct ib_qp_init_attr init;
 	struct ib_qp_attr attr;
 
@@ -77,8 +102,11 @@ static void qt_repair_after_fatal(struct kunit *test)
 	qt_exchange(test, rb, &a->ibdev, ra, 0x12);
 	qt_exchange(test, ra, &b->ibdev, rb, 0x13);
 	qt_exchange(test, rb, &a->ibdev, ra, 0x14);
+	/* A burst needs every receive buffer back, not one reposted */
+	qt_burst(test, rb, &a->ibdev, sa, 32);
 	KUNIT_EXPECT_EQ(test, menv_counter(&a->ibdev, 1, "qp_repairs"), 1);
 	KUNIT_EXPECT_EQ(test, menv_counter(&b->ibdev, 1, "qp_repairs"), 0);
+	menv_agent_free(sa);
 	menv_agent_free(rb);
 	menv_agent_free(ra);
 	tdev_destroy(b);
