@@ -168,12 +168,6 @@ def b_short(rng, n):
              True) for i in range(n)]
 
 
-def b_long(rng, n):
-    # longer than a MAD: rxe's receive buffer (GRH + 256) is too small
-    return [(plain(rng, i) + body(rng, rng.choice((4, 44, 744))), True)
-            for i in range(n)]
-
-
 def b_bad_icrc(rng, n):
     return [(plain(rng, i), False) for i in range(n)]
 
@@ -220,6 +214,11 @@ def b_random(rng, n):
     return out
 
 
+# No row is longer than a MAD: 6.1's rdma_rxe copies the GRH into the
+# receive buffer before it finds that the payload does not fit, drops the
+# packet and keeps the buffer with its offset moved on, so every later
+# MAD to that QP1 would be dropped as well (rxe_resp.c, 6.1.192).
+#
 # name, builder, packets, {counter: delta} (the fence's not included);
 # ANY: the drop counters may move as they will (received must still add
 # up); HW: rxe's rcvd_pkts delta if not every packet.
@@ -234,7 +233,6 @@ ROWS = [
     ('rmpp-bad-seg', b_rmpp_bad_seg, 10, {'received': 10, 'drop_rmpp': 10}),
     ('rmpp-reordered', b_rmpp_reordered, 20, {'received': 20, 'drop_rmpp': 5}),
     ('short', b_short, 20, {'received': 20, 'drop_length': 20}),
-    ('long', b_long, 10, {'received': 0}),
     ('bad-icrc', b_bad_icrc, 20, {'received': 0, 'hw': 0}),
     ('cm-req', b_cm(CM_ATTR['req']), 10, {'received': 10}),
     ('cm-rep', b_cm(CM_ATTR['rep']), 10, {'received': 10}),
