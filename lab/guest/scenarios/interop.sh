@@ -11,6 +11,12 @@
 #             and a disconnect (DREQ/DREP)
 #   rdmacm/*  librdmacm's rping (verified), ucmatose and udaddy (UD, SIDR),
 #             rping over IPv6, when our rdma_ucm is built
+# First, wire/*: the peer sends RoCE v2 packets no real sender makes to our
+# address (tools/roce_craft.py from a plain UDP socket, not through its
+# RDMA stack); each row must move its counter of our MAD layer
+# (/sys/kernel/debug/ib_core/mad/rxe0-1/counters), CM messages for no
+# connection reach our ib_cm, a wrong ICRC is dropped by rxe before our
+# core, and the kernel log stays clean; the traffic above runs after it.
 # Then the peer ends, our device goes and our modules unload.
 # lab-kernels: stock
 # lab-pair: yes
@@ -55,6 +61,23 @@ setup() {
 		{ fail setup/peer-gid "no GID of $PEER on the peer"; return 1; }
 	echo "lab: interop: our GID index $G, the peer's $GP"
 	pass setup
+}
+
+# Crafted packets from the peer's address to ours, sent by the peer;
+# ib_umad (the RMPP rows' agent) and ib_cm loaded here.  Seed printed.
+wire() {
+	lab_load ib_umad && lab_load ib_cm || { fail wire/modules "ib_umad, ib_cm"; return; }
+	_seed=${LAB_CRAFT_SEED:-$(date +%s)}
+	lab_kmsg "wire start"
+	timeout 1200 python3 /lab/tools/roce_craft.py check interop rxe0 "$_seed" \
+		"$PEERCMD run 120 'python3 /lab/tools/roce_craft.py send $PEER $ME {row} $_seed'" \
+		>$T/wire.out 2>&1
+	_st=$?
+	cat $T/wire.out
+	[ $_st -le 1 ] || fail wire/tool "exit $_st"
+	_re='WARNING:|BUG:|Oops|general protection|refcount_t|list_(add|del) corruption'
+	_bad=$(dmesg | sed -n '/lab: wire start$/,$p' | grep -E -m3 "$_re")
+	[ -z "$_bad" ] && pass wire/kernel-log || fail wire/kernel-log "$_bad"
 }
 
 # pingpong NAME TOOL ARGS: TOOL's server on the peer and its client here,
@@ -283,6 +306,7 @@ teardown() {
 }
 
 if setup; then
+	wire
 	verbs
 	nvmeof_to_peer
 	nvmeof_from_peer

@@ -8,8 +8,13 @@
 # on rxe1 (and one timing out), kernel RMPP both ways, malformed MADs and
 # CM messages from userspace dropped and counted by rxe1's MAD layer
 # (/sys/kernel/debug/ib_core/mad/rxe1-1/counters), random calls, a holder
-# killed with -9 and "rdma link delete" under an open file.  Afterwards
-# everything unloads.
+# killed with -9 and "rdma link delete" under an open file.  Before the
+# MAD traffic, the same from the wire (tools/roce_craft.py, umad/wire/*):
+# RoCE v2 packets no real sender makes, sent from rxe0's address to
+# rxe1's over the veth pair by a plain UDP socket, each row moving its
+# counter of rxe1's MAD layer, CM messages for no connection reaching
+# ib_cm, a wrong ICRC dropped by rxe before our core; the kernel log stays
+# clean (umad/wire/kernel-log).  Afterwards everything unloads.
 . /lab/guest-lib.sh
 S=umad
 MADC=/sys/class/infiniband_mad
@@ -115,6 +120,23 @@ tool() {
 	[ $_st -eq 0 ] || [ $_st -eq 1 ] || fail "tool/$_c" "exit $_st"
 }
 
+# Crafted RoCE v2 packets from 10.11.0.1 (veth0) to rxe1 (10.11.0.2),
+# ib_cm loaded so that the CM rows reach it; the seed is printed.
+wire() {
+	lab_load ib_cm || { fail wire/ib_cm "not ours"; return; }
+	_seed=${LAB_CRAFT_SEED:-$(date +%s)}
+	lab_kmsg "wire start"
+	timeout 900 python3 /lab/tools/roce_craft.py check umad rxe1 "$_seed" \
+		"python3 /lab/tools/roce_craft.py send 10.11.0.1 10.11.0.2 {row} $_seed" \
+		>$T/wire.out 2>&1
+	_st=$?
+	cat $T/wire.out
+	[ $_st -le 1 ] || fail wire/tool "exit $_st"
+	_re='WARNING:|BUG:|Oops|general protection|refcount_t|list_(add|del) corruption'
+	_bad=$(dmesg | sed -n '/lab: wire start$/,$p' | grep -E -m3 "$_re")
+	[ -z "$_bad" ] && pass wire/kernel-log || fail wire/kernel-log "$_bad"
+}
+
 # kill -9 of a process with outstanding requests; then its agents are gone.
 killed() {
 	rm -f $T/ready $T/go
@@ -152,7 +174,7 @@ teardown() {
 	rdma link delete rxe1 2>/dev/null
 	lab_wait_for 30 sh -c "! ls $IB | grep -q rxe" || fail teardown/rxe "still there"
 	lab_veth_pair_del
-	if lab_unload ib_umad rdma_rxe ib_uverbs ib_core; then
+	if lab_unload ib_umad ib_cm rdma_rxe ib_uverbs ib_core; then
 		pass unload
 	else
 		fail unload "$(lab_rdma_left)"
@@ -163,6 +185,7 @@ if setup && devices; then
 	ibstat_check
 	issm
 	tool probe rxe0 rxe1
+	wire
 	tool exchange rxe0 rxe1 50
 	tool rmpp rxe0 rxe1 2000
 	tool malformed rxe0 rxe1 100
