@@ -331,18 +331,23 @@ u16 sar_lid(struct tdev *td)
 	return ib_query_port(&td->ibdev, 1, &pa) ? 0 : pa.lid;
 }
 
-/* Whether @client's SA client knows its SM: a query is accepted */
+/*
+ * Whether @client's SA client uses @sa as its SM: a query is accepted and
+ * reaches @sa.  A query accepted is not enough: until the client's SA
+ * layer has read the port's new SM LID, it asks the SM it knew before.
+ */
 static void sar_probe_cb(int status, struct ib_sa_guidinfo_rec *rec,
 			 void *context)
 {
 	complete(context);
 }
 
-static bool sar_sm_known(struct tdev *client)
+static bool sar_sm_is(struct tdev *client, struct sar *sa)
 {
 	DECLARE_COMPLETION_ONSTACK(done);
 	struct ib_sa_guidinfo_rec rec = {};
 	static struct ib_sa_client probe;
+	int seen = atomic_read(&sa->n_guid);
 	struct ib_sa_query *q;
 	int id;
 
@@ -353,7 +358,7 @@ static bool sar_sm_known(struct tdev *client)
 	if (id >= 0)
 		wait_for_completion(&done);
 	ib_sa_unregister_client(&probe);
-	return id >= 0;
+	return id >= 0 && atomic_read(&sa->n_guid) > seen;
 }
 
 /**
@@ -367,7 +372,7 @@ void sar_point_sm(struct kunit *test, struct tdev *client, struct sar *sa)
 {
 	KUNIT_ASSERT_EQ(test, tdev_set_sm_lid(client, 1, sar_lid(sa->td)), 0);
 	tdev_port_event(client, 1, IB_EVENT_SM_CHANGE);
-	KUNIT_ASSERT_TRUE(test, sar_wait_for(sar_sm_known(client)));
+	KUNIT_ASSERT_TRUE(test, sar_wait_for(sar_sm_is(client, sa)));
 	/* The probes are not the case's */
 	atomic_set(&sa->n_guid, 0);
 }
