@@ -413,9 +413,10 @@ static void qp_repair_work(struct work_struct *work)
 		qp_repair_failed(mqp, ret);
 		return;
 	}
+	qp_repair_resume(mqp);
+	/* Counted once the QP has its receive buffers again */
 	if (state != IB_QPS_RTS)
 		atomic64_inc(&mqp->port->repairs);
-	qp_repair_resume(mqp);
 }
 
 /**
