@@ -8,8 +8,8 @@
       1 if any is stale
   mutate.py build LIST --tree DIR --state DIR --make CMD...
       for each entry: apply it to the mirror DIR (a build directory), run
-      CMD (an incremental build), keep the module it changed
-      (core/ib_core.ko or uverbs/ib_uverbs.ko) as <state>/data/<id>.ko
+      CMD (an incremental build), keep the module it changed (MODULES:
+      ib_core, ib_cm, iw_cm, rdma_cm or ib_uverbs) as <state>/data/<id>.ko
       (with <id>.module naming it when it is not ib_core), restore the
       source; writes <state>/data/mutants (the guest's list) and
       <state>/mutants.json
@@ -52,17 +52,48 @@ SUITES = [
     ('core/mad/', ['rdma_kunit_mad']),
     ('core/wire/', ['rdma_kunit_mad']),
     ('core/main.c', _ALL),
+    # The connection managers, modules of their own, each with its suite.
+    ('core/cm/', ['rdma_kunit_cm']),
+    ('core/iwcm/', ['rdma_kunit_iwcm']),
+    ('core/cma/', ['rdma_kunit_cma']),
     # ib_uverbs: its suites are all in one module.
     ('uverbs/', ['rdma_kunit_uverbs']),
 ]
 
-# The folders mutations apply to and the module each one builds.
-MODULES = [('core/', 'core/ib_core.ko'), ('uverbs/', 'uverbs/ib_uverbs.ko')]
+# The folders mutations apply to and the module each one builds (its path
+# in the build tree); the longest prefix of the mutated file's path wins.
+# None: a module no KUnit suite tests (rdma_ucm and ib_umad are tested by
+# the VM scenarios only), so its files cannot be mutated.
+ROOTS = ('core/', 'uverbs/')
+MODULES = [
+    ('core/', 'core/ib_core.ko'),
+    ('core/cm/', 'core/ib_cm.ko'),
+    ('core/iwcm/', 'core/iwcm/iw_cm.ko'),
+    ('core/cma/', 'core/cma/rdma_cm.ko'),
+    ('uverbs/', 'uverbs/ib_uverbs.ko'),
+    ('uverbs/ucma/', None),
+    ('uverbs/umad/', None),
+]
 
 
 def module_of(rel):
-    """The module (path in the build tree) that file rel is part of."""
-    return next(ko for prefix, ko in MODULES if rel.startswith(prefix))
+    """The module (path in the build tree) that file rel is part of, or
+    None when no suite tests it."""
+    best = max((p for p in MODULES if rel.startswith(p[0])), key=lambda p: len(p[0]))
+    return best[1]
+
+
+def mutable_files(tree, ext=('.c', '.h')):
+    """The files under tree's ROOTS that belong to a module with a suite,
+    relative to tree, sorted."""
+    found = []
+    for top in ROOTS:
+        for root, _, files in sorted(os.walk(os.path.join(tree, top))):
+            for f in sorted(files):
+                rel = os.path.relpath(os.path.join(root, f), tree)
+                if f.endswith(ext) and module_of(rel):
+                    found.append(rel)
+    return found
 
 FIELDS = ('function', 'from', 'to', 'why', 'suites')
 
@@ -218,11 +249,10 @@ def locate(tree, entry):
         paths = [os.path.join(tree, entry['file'])]
         if not os.path.isfile(paths[0]):
             raise ListError(f'file {entry["file"]} not found')
+        if not module_of(entry['file']):
+            raise ListError(f'file {entry["file"]} is in a module no KUnit suite tests')
     else:
-        paths = [os.path.join(root, f)
-                 for prefix, _ in MODULES
-                 for root, dirs, files in sorted(os.walk(os.path.join(tree, prefix)))
-                 for f in sorted(files) if f.endswith(('.c', '.h'))]
+        paths = [os.path.join(tree, rel) for rel in mutable_files(tree)]
     defs = []
     for path in paths:
         with open(path) as fh:
@@ -259,15 +289,14 @@ def cmd_check(args):
         try:
             rel = locate(args.tree, e)[0]
             files.add(rel)
-            print(f'ok    {i:3} {e["id"]:34} {rel} ({" ".join(suites_for(e, rel))})')
+            print(f'ok    {i:3} {e["id"]:34} {rel} ({" ".join(suites_for(e, rel))}; '
+                  f'{os.path.basename(module_of(rel))})')
         except ListError as err:
             stale += 1
             print(f'stale {i:3} {e["id"]:34} {err}')
-    core = {os.path.relpath(os.path.join(r, f), args.tree)
-            for prefix, _ in MODULES
-            for r, _, fs in os.walk(os.path.join(args.tree, prefix)) for f in fs if f.endswith('.c')}
+    core = set(mutable_files(args.tree, '.c'))
     print(f'{len(entries)} entries, {stale} stale; they change {len(files)} of the '
-          f'{len(core)} .c files of core/ and uverbs/'
+          f'{len(core)} .c files of core/ and uverbs/ that suites test'
           + (f' (none in {", ".join(sorted(core - files))})' if core - files else ''))
     return 1 if stale else 0
 
@@ -450,8 +479,8 @@ def evidence(mutant, ledger, exclude):
     return how, statuses
 
 
-OUR_FRAME = re.compile(r'\((ib_core|ib_uverbs|rdma_\w+):(\w+)\+|'
-                       r'\] (\w+)\+0x\w+/0x\w+ \[(ib_core|ib_uverbs|rdma_\w+)\]')
+OUR_FRAME = re.compile(r'\((ib_core|ib_uverbs|ib_cm|iw_cm|rdma_\w+):(\w+)\+|'
+                       r'\] (\w+)\+0x\w+/0x\w+ \[(ib_core|ib_uverbs|ib_cm|iw_cm|rdma_\w+)\]')
 
 
 def report_title(log, i):
@@ -481,7 +510,7 @@ def residue(boot, key):
 
 def module_dir(state, key):
     """A directory with the modules mutant key ran with, for naming frames
-    in its leak reports: the baseline's, its own ib_core.ko or ib_uverbs.ko."""
+    in its leak reports: the baseline's, with its own mutant module."""
     d = os.path.join(state, 'names', key)
     if not os.path.isdir(d):
         shutil.copytree(os.path.join(state, 'modules'), d, copy_function=os.link)

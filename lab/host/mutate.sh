@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# make mutate: do the KUnit suites catch bugs in ib_core and ib_uverbs?
+# make mutate: do the KUnit suites catch bugs in ib_core, the connection
+# managers (ib_cm, iw_cm, rdma_cm) and ib_uverbs?
 # Builds a mutant module for each entry of a mutation list, runs the suite
 # modules that cover the mutated code against each one in the test kernel,
 # and says per mutation whether they caught it (Documentation/mutation.rst).

@@ -1,13 +1,16 @@
 #!/bin/sh
-# Guest plan of lab/host/mutate.sh: run the KUnit suites against ib_core
-# and ib_uverbs mutants, one after the other, in one boot.
+# Guest plan of lab/host/mutate.sh: run the KUnit suites against mutants
+# of ib_core, ib_cm, iw_cm, rdma_cm and ib_uverbs, one after the other, in
+# one boot.
 #
 #   plans/mutate.sh KEY...
 #
 # /lab/data/mutants has a line "KEY SUITE_MODULE..." per mutant and
 # /lab/data/KEY.ko is its ib_core ("baseline" is the unmutated one), or
-# its ib_uverbs if /lab/data/KEY.module says so (it then runs on the
-# unmutated ib_core);
+# the module /lab/data/KEY.module names (ib_cm, iw_cm, rdma_cm,
+# ib_uverbs): it then runs on the unmutated ib_core, and the unmutated
+# modules it depends on (rdma_cm's ib_cm and iw_cm) are loaded first, so
+# that the suites' modprobe finds the mutant in place;
 # /lab/data/exclude lists excluded cases (SUITE/CASE).  For each KEY in
 # order: clear the kernel log and kmemleak's list, insmod the file (so that
 # modprobe's choice cannot interfere), load the test-double driver, load
@@ -80,10 +83,18 @@ run_mutant() {
 			return
 		fi
 		echo "ok load ib_core" >>"$d/steps"
+		for _dep in $(modinfo -F depends "/lab/data/$_k.ko" | tr ',' ' '); do
+			[ "$_dep" = ib_core ] && continue
+			if lab_load "$_dep"; then
+				echo "ok load $_dep" >>"$d/steps"
+			else
+				echo "FAIL load $_dep" >>"$d/steps"
+			fi
+		done
 	fi
 	if ! insmod "/lab/data/$_k.ko" 2>"$d/insmod.err"; then
 		echo "FAIL load $_mod $(cat "$d/insmod.err")" >>"$d/steps"
-		[ "$_mod" = ib_core ] || rmmod ib_core
+		[ "$_mod" = ib_core ] || lab_unload rdma_cm iw_cm ib_cm ib_core
 		return
 	fi
 	echo "ok load $_mod" >>"$d/steps"
@@ -108,11 +119,13 @@ run_mutant() {
 	else
 		echo "FAIL load rdma_kunit_tdev" >>"$d/steps"
 	fi
-	# rdma_kunit_uverbs pulled ib_uverbs in, or it is the mutant.
-	if [ -d /sys/module/ib_uverbs ]; then
-		rmmod ib_uverbs || echo "FAIL unload ib_uverbs" >>"$d/steps"
-	fi
-	rmmod ib_core || echo "FAIL unload ib_core" >>"$d/steps"
+	# The suites pulled in the modules they test (rdma_kunit_uverbs
+	# ib_uverbs, rdma_kunit_cma rdma_cm, ib_cm and iw_cm...), or they are
+	# the mutant or its dependencies: users before what they use.
+	for _m in rdma_cm iw_cm ib_cm ib_uverbs ib_core; do
+		[ -d "/sys/module/$_m" ] || continue
+		rmmod "$_m" || echo "FAIL unload $_m" >>"$d/steps"
+	done
 }
 
 for key in "$@"; do
