@@ -319,13 +319,36 @@ lab_rxe_teardown() {
 	else
 		lab_fail "$_s/unload" "$(lab_rdma_left)"
 	fi
+	lab_kernel_log_clean "$_s/kernel-log" "scenario $_s"
+}
+
+# lab_kernel_log_clean RESULT MARK: RESULT passes if the kernel log since
+# the line "lab: MARK" (lab_kmsg) has no WARN, BUG, oops or corruption.
+lab_kernel_log_clean() {
 	_re='WARNING:|BUG:|Oops|general protection|refcount_t|list_(add|del) corruption'
-	_bad=$(dmesg | sed -n "/lab: scenario $_s\$/,\$p" | grep -E -m3 "$_re")
+	_bad=$(dmesg | sed -n "/lab: $2\$/,\$p" | grep -E -m3 "$_re")
 	if [ -n "$_bad" ]; then
-		lab_fail "$_s/kernel-log" "$_bad"
+		lab_fail "$1" "$_bad"
 	else
-		lab_pass "$_s/kernel-log"
+		lab_pass "$1"
 	fi
+}
+
+# lab_craft_wire SCENARIO DEV SECONDS SEND_CMD: tools/roce_craft.py's rows
+# of crafted RoCE v2 packets, each sent by SEND_CMD ({row} and {seed}
+# filled in), checked on DEV's counters (SCENARIO/wire/<row>), then the
+# kernel log since the first packet (SCENARIO/wire/kernel-log).  The seed
+# ($LAB_CRAFT_SEED, else the time) is printed.
+lab_craft_wire() {
+	_seed=${LAB_CRAFT_SEED:-$(date +%s)}
+	_cmd=$(echo "$4" | sed "s/{seed}/$_seed/g")
+	lab_kmsg "wire start"
+	timeout "$3" python3 /lab/tools/roce_craft.py check "$1" "$2" "$_seed" "$_cmd" \
+		>/tmp/$1-wire.out 2>&1
+	_st=$?
+	cat /tmp/$1-wire.out
+	[ $_st -le 1 ] || lab_fail "$1/wire/tool" "exit $_st"
+	lab_kernel_log_clean "$1/wire/kernel-log" "wire start"
 }
 
 # The interop pair (lab/host/pair.sh): each VM's one NIC is the wire

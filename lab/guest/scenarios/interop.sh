@@ -67,17 +67,8 @@ setup() {
 # ib_umad (the RMPP rows' agent) and ib_cm loaded here.  Seed printed.
 wire() {
 	lab_load ib_umad && lab_load ib_cm || { fail wire/modules "ib_umad, ib_cm"; return; }
-	_seed=${LAB_CRAFT_SEED:-$(date +%s)}
-	lab_kmsg "wire start"
-	timeout 1200 python3 /lab/tools/roce_craft.py check interop rxe0 "$_seed" \
-		"$PEERCMD run 120 'python3 /lab/tools/roce_craft.py send $PEER $ME {row} $_seed'" \
-		>$T/wire.out 2>&1
-	_st=$?
-	cat $T/wire.out
-	[ $_st -le 1 ] || fail wire/tool "exit $_st"
-	_re='WARNING:|BUG:|Oops|general protection|refcount_t|list_(add|del) corruption'
-	_bad=$(dmesg | sed -n '/lab: wire start$/,$p' | grep -E -m3 "$_re")
-	[ -z "$_bad" ] && pass wire/kernel-log || fail wire/kernel-log "$_bad"
+	lab_craft_wire $S rxe0 1200 \
+		"$PEERCMD run 120 'python3 /lab/tools/roce_craft.py send $PEER $ME {row} {seed}'"
 }
 
 # pingpong NAME TOOL ARGS: TOOL's server on the peer and its client here,

@@ -124,17 +124,8 @@ tool() {
 # ib_cm loaded so that the CM rows reach it; the seed is printed.
 wire() {
 	lab_load ib_cm || { fail wire/ib_cm "not ours"; return; }
-	_seed=${LAB_CRAFT_SEED:-$(date +%s)}
-	lab_kmsg "wire start"
-	timeout 900 python3 /lab/tools/roce_craft.py check umad rxe1 "$_seed" \
-		"python3 /lab/tools/roce_craft.py send 10.11.0.1 10.11.0.2 {row} $_seed" \
-		>$T/wire.out 2>&1
-	_st=$?
-	cat $T/wire.out
-	[ $_st -le 1 ] || fail wire/tool "exit $_st"
-	_re='WARNING:|BUG:|Oops|general protection|refcount_t|list_(add|del) corruption'
-	_bad=$(dmesg | sed -n '/lab: wire start$/,$p' | grep -E -m3 "$_re")
-	[ -z "$_bad" ] && pass wire/kernel-log || fail wire/kernel-log "$_bad"
+	lab_craft_wire $S rxe1 900 \
+		"python3 /lab/tools/roce_craft.py send 10.11.0.1 10.11.0.2 {row} {seed}"
 }
 
 # kill -9 of a process with outstanding requests; then its agents are gone.
