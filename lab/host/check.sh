@@ -238,6 +238,12 @@ vm_results() {
 	# The guest's time of each part, under the VM's stage in times.txt.
 	sed -n "s/^lab: time: \(.*\) \([0-9]*\) s$/  $name: \1 \2 s/p" \
 		"$LOGS/$name-vm/share/out/plan.log" 2>/dev/null >>"$LAB_TIMES"
+	# And the CPU time QEMU took (the in-tree peer's too, for the pair).
+	local d
+	for d in "$LOGS/$name-vm" "$LOGS/$name-vm.peer"; do
+		[ -f "$d/cpu-seconds" ] &&
+			echo "  $name: QEMU CPU ${d##*/} $(cat "$d/cpu-seconds") s" >>"$LAB_TIMES"
+	done
 }
 
 # The test kernel: every KUnit suite module and every scenario, one boot.
@@ -392,6 +398,9 @@ done
 
 step "done"
 stage_time total $(($(date +%s) - t0))
+# The CPU time of everything make check ran (the VMs, builds, sparse, the
+# DKMS chroot): over the wall time, how busy it kept the host's CPUs.
+stage_time cpu-all "$(awk -v hz="$(getconf CLK_TCK)" '{ printf "%d", ($16 + $17) / hz }' "/proc/$BASHPID/stat")"
 summary="$npass passed, $nfail failed"
 [ $nskip -eq 0 ] || summary="$summary, $nskip skipped"
 echo "$summary"

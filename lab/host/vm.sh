@@ -201,10 +201,16 @@ qemu_pid=$!
 wait "$qemu_pid"
 qrc=$?
 qemu_pid=
+# QEMU's CPU time (reaped through timeout): against the wall time, how
+# much of the host's two CPUs the guest kept busy (Documentation/lab.rst,
+# the make check budget).
+cpu=$(awk -v hz="$(getconf CLK_TCK)" '{ printf "%d", ($16 + $17) / hz }' "/proc/$BASHPID/stat")
 set -e
 [ $quiet -eq 0 ] && { sleep 0.5; kill "$tail_pid" 2>/dev/null; wait "$tail_pid" 2>/dev/null || true; }
 secs=$(($(date +%s) - start))
 echo "$secs" >"$run/seconds"
+echo "$cpu" >"$run/cpu-seconds"
+log "vm: QEMU used ${cpu}s of CPU in ${secs}s"
 
 if [ $qrc -eq 124 ] || [ $qrc -eq 137 ]; then
 	log "vm: TIMEOUT after ${secs}s (console: $run/console.log)"

@@ -121,8 +121,17 @@ traffic_cut() {	# NAME STATES ACTION...
 	esac
 }
 
+# atomics_ran OP: the last run's report has OP done at 8 bytes, no error
+# (rdma_rxe has IB_ATOMIC_HCA; the test double of "traffic" has none)
+atomics_ran() {
+	grep -qE "^run=[0-9]+ op=$1 size=8 .*errors=0 .*status=ok$" \
+		/sys/kernel/debug/rdma_traffic/report
+}
+
 run_traffic() {
 	check traffic/all-ops lab_traffic rxe0 rxe1
+	check traffic/fetch_add atomics_ran fetch_add
+	check traffic/cmp_swap atomics_ran cmp_swap
 	rdma statistic show | sed 's/^/    /'
 	traffic_cut traffic/link-delete-aborts aborted rdma link delete rxe1
 	lab_wait_for 30 test ! -e "$IB/rxe1" && pass traffic/link-deleted ||
