@@ -6,7 +6,9 @@
  * nobody listens to; a REQ nobody answers (REQ_ERROR after the retries);
  * an MRA that gives the passive side more time than the REQ's timeout,
  * a delayed MRA (sent when the REQ comes again), an MRA for a REP; a REQ
- * from a QP still connected (stale connection).
+ * from a QP still connected (stale connection), and from one whose
+ * connection's timewait has ended (a new one); a REJ after our REP (into
+ * timewait); the REQ's retries waiting for the peer's response timeout.
  */
 #include <kunit/test.h>
 #include <linux/delay.h>
@@ -353,6 +355,97 @@ static void req_stale_qpn(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cenv_count(env, 1, IB_CM_REQ_RECEIVED), 1);
 }
 
+/*
+ * The passive side rejects after its REP went out: its QP may have run,
+ * so the ID rests in timewait (IB_CM_TIMEWAIT_EXIT after it) instead of
+ * going idle; so does the active side, which had the REP (IBA 12.9.6).
+ */
+static void rej_after_rep_timewait(struct kunit *test)
+{
+	struct cenv *env = cenv_new(test, false);
+	struct ib_cm_rep_param rep;
+	struct ib_cm_id *a, *b;
+	struct cenv_event *e;
+
+	cenv_listen(env, 1, RT_SID);
+	b = rt_req(env, RT_SID, &a, 3);
+	cenv_rep_param(env, &rep);
+	KUNIT_ASSERT_EQ(test, ib_send_cm_rep(b, &rep), 0);
+	cenv_expect(env, 0, IB_CM_REP_RECEIVED);
+	KUNIT_ASSERT_EQ(test, ib_send_cm_rej(b, IB_CM_REJ_CONSUMER_DEFINED,
+					     NULL, 0, NULL, 0), 0);
+	KUNIT_EXPECT_EQ(test, b->state, IB_CM_TIMEWAIT);
+	KUNIT_EXPECT_EQ(test, ib_send_cm_rep(b, &rep), -EINVAL);
+	e = cenv_expect(env, 0, IB_CM_REJ_RECEIVED);
+	KUNIT_EXPECT_PTR_EQ(test, e->id, a);
+	KUNIT_EXPECT_EQ(test, e->state, IB_CM_TIMEWAIT);
+	e = cenv_expect(env, 1, IB_CM_TIMEWAIT_EXIT);
+	KUNIT_EXPECT_PTR_EQ(test, e->id, b);
+	KUNIT_EXPECT_EQ(test, b->state, IB_CM_IDLE);
+	cenv_expect(env, 0, IB_CM_TIMEWAIT_EXIT);
+	KUNIT_EXPECT_EQ(test, a->state, IB_CM_IDLE);
+}
+
+/*
+ * The REQ's retry timer is the peer's response timeout (from the REQ's
+ * parameters), not ours: with the peer's at 4.096 us * 2^20 (about 4.3 s)
+ * and ours at 4.096 us * 2^8, the first retry is due some 4.8 s after
+ * the REQ, so none has come 2 s after it.  (A slow host only delays the
+ * retry: the check cannot fail for it.)
+ */
+static void req_retry_peer_timeout(struct kunit *test)
+{
+	struct cenv *env = cenv_new(test, false);
+	struct ib_cm_req_param req;
+	struct sa_path_rec path;
+	struct ib_cm_id *a;
+
+	cenv_listen(env, 1, RT_SID);
+	a = cenv_id(env, 0);
+	cenv_path(env, 0, &path);
+	cenv_req_param(env, 0, &path, RT_SID, &req);
+	req.remote_cm_response_timeout = 20;
+	req.local_cm_response_timeout = 8;
+	req.max_cm_retries = 2;
+	KUNIT_ASSERT_EQ(test, ib_send_cm_req(a, &req), 0);
+	cenv_expect(env, 1, IB_CM_REQ_RECEIVED);
+	msleep(2000);
+	KUNIT_EXPECT_EQ(test, cenv_cm_counter(env, 1, "cm_rx_duplicates", "req"), 0);
+	KUNIT_EXPECT_EQ(test, cenv_cm_counter(env, 0, "cm_tx_retries", "req"), 0);
+	KUNIT_EXPECT_EQ(test, cenv_count(env, 0, IB_CM_REQ_ERROR), 0);
+	KUNIT_EXPECT_EQ(test, a->state, IB_CM_REQ_SENT);
+}
+
+/*
+ * Timewait ends the connection's claim on the peer's QP: once the passive
+ * side has had IB_CM_TIMEWAIT_EXIT, a REQ from the same peer QP is a new
+ * connection, not a stale one.
+ */
+static void timewait_exit_frees_qpn(struct kunit *test)
+{
+	struct cenv *env = cenv_new(test, false);
+	struct ib_cm_id *a, *b, *again;
+	struct ib_cm_req_param req;
+	struct sa_path_rec path;
+	struct cenv_event *e;
+
+	cenv_connect(env, RT_SID, &a, &b);
+	KUNIT_ASSERT_EQ(test, ib_send_cm_dreq(a, NULL, 0), 0);
+	cenv_expect(env, 1, IB_CM_DREQ_RECEIVED);
+	KUNIT_ASSERT_EQ(test, ib_send_cm_drep(b, NULL, 0), 0);
+	cenv_expect(env, 1, IB_CM_TIMEWAIT_EXIT);
+	KUNIT_EXPECT_EQ(test, b->state, IB_CM_IDLE);
+
+	again = cenv_id(env, 0);
+	cenv_path(env, 0, &path);
+	cenv_req_param(env, 0, &path, RT_SID, &req);
+	KUNIT_ASSERT_EQ(test, ib_send_cm_req(again, &req), 0);
+	e = cenv_expect(env, 1, IB_CM_REQ_RECEIVED);
+	KUNIT_EXPECT_PTR_NE(test, e->id, b);
+	KUNIT_EXPECT_EQ(test, e->ev.param.req_rcvd.remote_qpn, req.qp_num);
+	KUNIT_EXPECT_EQ(test, cenv_count(env, 0, IB_CM_REJ_RECEIVED), 0);
+}
+
 static struct kunit_case rej_cases[] = {
 	KUNIT_CASE_PARAM(rej_passive, rt_link_gen_params),
 	KUNIT_CASE(rej_active_rep),
@@ -363,6 +456,9 @@ static struct kunit_case rej_cases[] = {
 	KUNIT_CASE(mra_delayed),
 	KUNIT_CASE(mra_for_rep),
 	KUNIT_CASE(req_stale_qpn),
+	KUNIT_CASE(rej_after_rep_timewait),
+	KUNIT_CASE(req_retry_peer_timeout),
+	KUNIT_CASE(timewait_exit_frees_qpn),
 	{}
 };
 

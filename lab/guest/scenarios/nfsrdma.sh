@@ -4,12 +4,13 @@
 # kernel) on our rdma_cm and ib_core, over the kernel's rdma_rxe on a veth
 # pair: nfsd listens on "rdma 20049" (/proc/fs/nfsd/portlist) at rxe0's
 # address, exports a tmpfs, the client mounts it with
-# "-o rdma,port=20049,vers=3" over rxe1 (NFSv3: the test kernel's nfsd has
-# no v4), writes files (small ones sent inline, large ones through RDMA
-# Read and Write chunks), and after a remount reads them back, their
-# checksums compared with the originals and with the server's copies;
-# umount, nfsd stopped, every module unloaded.  Every tool runs under
-# "timeout": a hang is a failure.
+# "-o rdma,port=20049,vers=3" over rxe1, writes files (small ones sent
+# inline, large ones through RDMA Read and Write chunks), and after a
+# remount reads them back, their checksums compared with the originals
+# and with the server's copies; then the same with "vers=4.2" (checks
+# "v4.2/..."), whose sessions also carry the server's callbacks over the
+# RDMA connection (the backchannel); umount, nfsd stopped, every module
+# unloaded.  Every tool runs under "timeout": a hang is a failure.
 . /lab/guest-lib.sh
 S=nfsrdma
 A=10.11.0.1
@@ -45,9 +46,17 @@ server_up() {
 		{ fail server/rpcbind "rpcbind did not come up"; return 1; }
 	check server/exportfs timeout 60 exportfs -o rw,no_root_squash,insecure,fsid=7 "10.11.0.0/24:$EXP" ||
 		return 1
-	rpc.mountd -F -N 4 >$T/mountd.out 2>&1 &
+	rpc.mountd -F >$T/mountd.out 2>&1 &
 	MOUNTD=$!
-	check server/rpc.nfsd timeout 120 rpc.nfsd -N 4 2 || return 1
+	# NFSv4 opens wait out the grace period after nfsd starts: the
+	# shortest (10 s) instead of 90; the state recovery directory is
+	# the kernel's legacy one
+	mkdir -p /var/lib/nfs/v4recovery
+	echo 10 >/proc/fs/nfsd/nfsv4leasetime
+	echo 10 >/proc/fs/nfsd/nfsv4gracetime
+	check server/rpc.nfsd timeout 120 rpc.nfsd 2 || return 1
+	grep -q '+4.2' /proc/fs/nfsd/versions && pass server/v4.2 ||
+		fail server/v4.2 "versions: $(cat /proc/fs/nfsd/versions)"
 	check server/portlist-rdma sh -c 'echo "rdma 20049" >/proc/fs/nfsd/portlist' || return 1
 	sed 's/^/    portlist: /' /proc/fs/nfsd/portlist
 	grep -q '^rdma 20049' /proc/fs/nfsd/portlist && pass server/portlist-lists-rdma ||
@@ -56,8 +65,8 @@ server_up() {
 		{ fail server/mountd "mountd not registered"; return 1; }
 }
 
-mount_rdma() {
-	timeout 180 mount -t nfs -o rdma,port=20049,vers=3,nolock,actimeo=0 "$A:$EXP" $MNT
+mount_rdma() {	# VERSION
+	timeout 180 mount -t nfs -o rdma,port=20049,vers=$1,nolock,actimeo=0 "$A:$EXP" $MNT
 }
 
 # The data: small files (inline) and larger ones (chunks), random.
@@ -71,20 +80,27 @@ make_data() {
 	(cd $T/src && sha256sum ./*) >$T/sums
 }
 
+# io VERSION PREFIX: a mount of that NFS version over RDMA, files
+# written, read back after a remount, renamed and removed; the checks'
+# names start with PREFIX.  The export starts empty.
 io() {
-	check mount mount_rdma || return 1
+	_v=$1 _p=$2
+	rm -rf "${EXP:?}"/*
+	check ${_p}mount mount_rdma $_v || return 1
 	grep " $MNT " /proc/mounts | sed 's/^/    /'
-	grep " $MNT " /proc/mounts | grep -q 'proto=rdma' && pass mount/proto-rdma ||
-		fail mount/proto-rdma "$(grep " $MNT " /proc/mounts)"
+	grep " $MNT " /proc/mounts | grep -q 'proto=rdma' && pass ${_p}mount/proto-rdma ||
+		fail ${_p}mount/proto-rdma "$(grep " $MNT " /proc/mounts)"
+	grep " $MNT " /proc/mounts | grep -q "vers=$_v" && pass ${_p}mount/version ||
+		fail ${_p}mount/version "$(grep " $MNT " /proc/mounts)"
 	make_data
-	check write timeout 300 sh -c "cp $T/src/* $MNT/ && sync"
-	check write/server-copy sh -c "cd $EXP && sha256sum -c $T/sums"
-	check umount timeout 120 umount $MNT || return 1
-	check remount mount_rdma || return 1
-	check read/verified timeout 300 sh -c "cd $MNT && sha256sum -c $T/sums"
-	check read/listing sh -c "[ \$(ls $MNT | wc -l) -eq 6 ]"
-	check rename-remove timeout 120 sh -c "mv $MNT/small1 $MNT/moved && rm $MNT/moved && [ ! -e $EXP/small1 ]"
-	check umount-again timeout 120 umount $MNT
+	check ${_p}write timeout 300 sh -c "cp $T/src/* $MNT/ && sync"
+	check ${_p}write/server-copy sh -c "cd $EXP && sha256sum -c $T/sums"
+	check ${_p}umount timeout 120 umount $MNT || return 1
+	check ${_p}remount mount_rdma $_v || return 1
+	check ${_p}read/verified timeout 300 sh -c "cd $MNT && sha256sum -c $T/sums"
+	check ${_p}read/listing sh -c "[ \$(ls $MNT | wc -l) -eq 6 ]"
+	check ${_p}rename-remove timeout 120 sh -c "mv $MNT/small1 $MNT/moved && rm $MNT/moved && [ ! -e $EXP/small1 ]"
+	check ${_p}umount-again timeout 120 umount $MNT
 }
 
 server_down() {
@@ -105,7 +121,7 @@ rpcrdma_gone() { rmmod rpcrdma 2>/dev/null; ! lab_loaded rpcrdma; }
 
 teardown() {
 	server_down
-	lab_unload nfsv3 nfs nfsd
+	lab_unload nfsv4 nfsv3 nfs nfsd
 	lab_wait_for 60 rpcrdma_gone
 	lab_ulp_unload $S rpcrdma nfsd
 	rm -rf $T
@@ -113,6 +129,7 @@ teardown() {
 }
 
 if setup && server_up; then
-	io
+	io 3 ""
+	io 4.2 v4.2/
 fi
 teardown
