@@ -8,9 +8,8 @@
 # inline, large ones through RDMA Read and Write chunks), and after a
 # remount reads them back, their checksums compared with the originals
 # and with the server's copies; then the same with "vers=4.2" (checks
-# "v4.2/..."), whose sessions also carry the server's callbacks over the
-# RDMA connection (the backchannel); umount, nfsd stopped, every module
-# unloaded.  Every tool runs under "timeout": a hang is a failure.
+# "v4.2/..."); umount, nfsd stopped, every module unloaded.  Every tool
+# runs under "timeout": a hang is a failure.
 . /lab/guest-lib.sh
 S=nfsrdma
 A=10.11.0.1
