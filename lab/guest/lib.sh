@@ -190,6 +190,50 @@ lab_veth_pair_del() {
 	return 0
 }
 
+# lab_veth_ipv6: IPv6 on the pair of lab_veth_pair (veth0, veth1):
+# $LAB_A6 and $LAB_B6 (/64, no DAD), routed over the pair as its IPv4 is
+# (rules on iif lo ahead of the local table: CONFIG_IPV6_MULTIPLE_TABLES),
+# and both addresses' RoCE GIDs on rxe0 and rxe1 when they exist.
+# Status 1 with the reason in LAB_V6_WHY when any of it fails.  Undone by
+# lab_veth_ipv6_del (after the pair is gone).
+LAB_A6=fd00:11::1
+LAB_B6=fd00:11::2
+lab_veth_ipv6() {
+	LAB_V6_WHY=''
+	ip -6 addr add $LAB_A6/64 dev veth0 nodad &&
+		ip -6 addr add $LAB_B6/64 dev veth1 nodad ||
+		{ LAB_V6_WHY="ip -6 addr add"; return 1; }
+	ip -6 -force -batch - <<-EOT 2>/tmp/lab-rules6.err ||
+	rule add pref 1000 lookup local
+	rule del pref 0 lookup local
+	rule add pref 100 iif lo to $LAB_B6 lookup 100
+	rule add pref 101 iif lo to $LAB_A6 lookup 101
+	route add $LAB_B6 dev veth0 src $LAB_A6 table 100
+	route add $LAB_A6 dev veth1 src $LAB_B6 table 101
+	EOT
+		{ LAB_V6_WHY="ip -6 rule: $(head -n1 /tmp/lab-rules6.err)"; return 1; }
+	ip -6 rule | grep -q "lookup 100" ||
+		{ LAB_V6_WHY="no per-interface IPv6 rules (CONFIG_IPV6_MULTIPLE_TABLES)"; return 1; }
+	for _d in rxe0:0001 rxe1:0002; do
+		[ -e /sys/class/infiniband/${_d%:*} ] || continue
+		lab_wait_for 10 sh -c "grep -qix 'fd00:0011:0000:0000:0000:0000:0000:${_d#*:}' \
+			/sys/class/infiniband/${_d%:*}/ports/1/gids/? /sys/class/infiniband/${_d%:*}/ports/1/gids/??" ||
+			{ LAB_V6_WHY="no GID of fd00:11::${_d#*:} on ${_d%:*}"; return 1; }
+	done
+	return 0
+}
+lab_veth_ipv6_del() {
+	ip -6 -force -batch - <<-EOT 2>/dev/null
+	rule del pref 100
+	rule del pref 101
+	route flush table 100
+	route flush table 101
+	rule add pref 0 lookup local
+	rule del pref 1000
+	EOT
+	return 0
+}
+
 # lab_uptime: the guest's whole seconds since boot, in _up (no process).
 lab_uptime() {
 	read -r _up _ </proc/uptime

@@ -577,6 +577,26 @@ void cenv_req_param(struct cenv *env, int from, struct sa_path_rec *path,
 }
 
 /**
+ * cenv_req_ready - a new ID of side 0 and the REQ it is to send
+ * @env: the environment
+ * @sid: the service ID
+ * @path: out: side 0's path (cenv_path()), which @p points to
+ * @p: out: cenv_req_param()'s parameters, for a case to change
+ *
+ * Return: the ID, tracked (cenv_id()).
+ */
+struct ib_cm_id *cenv_req_ready(struct cenv *env, __be64 sid,
+				struct sa_path_rec *path,
+				struct ib_cm_req_param *p)
+{
+	struct ib_cm_id *id = cenv_id(env, 0);
+
+	cenv_path(env, 0, path);
+	cenv_req_param(env, 0, path, sid, p);
+	return id;
+}
+
+/**
  * cenv_rep_param - a REP for the RC QP of side 1
  * @env: the environment
  * @p: the parameters, out: PSN 0x654321, responder resources 4,

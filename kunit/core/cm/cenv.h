@@ -152,6 +152,9 @@ void cenv_destroy(struct cenv *env, struct ib_cm_id *id);
 void cenv_path(struct cenv *env, int from, struct sa_path_rec *rec);
 void cenv_req_param(struct cenv *env, int from, struct sa_path_rec *path,
 		    __be64 sid, struct ib_cm_req_param *p);
+struct ib_cm_id *cenv_req_ready(struct cenv *env, __be64 sid,
+				struct sa_path_rec *path,
+				struct ib_cm_req_param *p);
 void cenv_rep_param(struct cenv *env, struct ib_cm_rep_param *p);
 void cenv_connect(struct cenv *env, __be64 sid, struct ib_cm_id **active,
 		  struct ib_cm_id **passive);

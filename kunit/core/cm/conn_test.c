@@ -231,9 +231,7 @@ static void conn_establish(struct kunit *test)
 	cenv_fill(rep_data, IB_CM_REP_PRIVATE_DATA_SIZE, 0x22);
 	cenv_fill(rtu_data, IB_CM_RTU_PRIVATE_DATA_SIZE, 0x33);
 	listen = cenv_listen(env, 1, CT_SID);
-	a = cenv_id(env, 0);
-	cenv_path(env, 0, &path);
-	cenv_req_param(env, 0, &path, CT_SID, &req);
+	a = cenv_req_ready(env, CT_SID, &path, &req);
 	req.private_data = req_data;
 	req.private_data_len = IB_CM_REQ_PRIVATE_DATA_SIZE;
 	KUNIT_ASSERT_EQ(test, ib_send_cm_req(a, &req), 0);
@@ -324,9 +322,7 @@ static void conn_comm_est(struct kunit *test)
 	struct cenv_event *e;
 
 	cenv_listen(env, 1, CT_SID);
-	a = cenv_id(env, 0);
-	cenv_path(env, 0, &path);
-	cenv_req_param(env, 0, &path, CT_SID, &req);
+	a = cenv_req_ready(env, CT_SID, &path, &req);
 	KUNIT_ASSERT_EQ(test, ib_send_cm_req(a, &req), 0);
 	b = cenv_expect(env, 1, IB_CM_REQ_RECEIVED)->id;
 	/* Not before the REP */
@@ -560,9 +556,7 @@ static void conn_rep_timeout(struct kunit *test)
 	struct cenv_event *e;
 
 	cenv_listen(env, 1, CT_SID);
-	a = cenv_id(env, 0);
-	cenv_path(env, 0, &path);
-	cenv_req_param(env, 0, &path, CT_SID, &req);
+	a = cenv_req_ready(env, CT_SID, &path, &req);
 	req.max_cm_retries = 1;
 	KUNIT_ASSERT_EQ(test, ib_send_cm_req(a, &req), 0);
 	b = cenv_expect(env, 1, IB_CM_REQ_RECEIVED)->id;

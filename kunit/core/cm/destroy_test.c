@@ -182,9 +182,7 @@ static void handler_refuses_req(struct kunit *test)
 
 	listen = cenv_listen(env, 1, DT_SID);
 	env->s[1].rec.ret[IB_CM_REQ_RECEIVED] = -EINVAL;
-	a = cenv_id(env, 0);
-	cenv_path(env, 0, &path);
-	cenv_req_param(env, 0, &path, DT_SID, &req);
+	a = cenv_req_ready(env, DT_SID, &path, &req);
 	KUNIT_ASSERT_EQ(test, ib_send_cm_req(a, &req), 0);
 	cenv_expect(env, 1, IB_CM_REQ_RECEIVED);
 	e = cenv_expect(env, 0, IB_CM_REJ_RECEIVED);
@@ -212,9 +210,7 @@ static void handler_refuses_rep(struct kunit *test)
 
 	cenv_listen(env, 1, DT_SID);
 	env->s[0].rec.ret[IB_CM_REP_RECEIVED] = -EINVAL;
-	a = cenv_id(env, 0);
-	cenv_path(env, 0, &path);
-	cenv_req_param(env, 0, &path, DT_SID, &req);
+	a = cenv_req_ready(env, DT_SID, &path, &req);
 	KUNIT_ASSERT_EQ(test, ib_send_cm_req(a, &req), 0);
 	b = cenv_expect(env, 1, IB_CM_REQ_RECEIVED)->id;
 	cenv_rep_param(env, &rep);
@@ -283,9 +279,7 @@ static void destroy_while_handler_runs(struct kunit *test)
 	init_completion(&r->gate);
 	env->s[1].rec.hook = dt_block_hook;
 	cenv_listen(env, 1, DT_SID2);
-	a = cenv_id(env, 0);
-	cenv_path(env, 0, &path);
-	cenv_req_param(env, 0, &path, DT_SID2, &req);
+	a = cenv_req_ready(env, DT_SID2, &path, &req);
 	KUNIT_ASSERT_EQ(test, ib_send_cm_req(a, &req), 0);
 	if (!wait_for_completion_timeout(&r->in_handler,
 					 msecs_to_jiffies(CENV_WAIT_MS))) {

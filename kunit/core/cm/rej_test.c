@@ -37,6 +37,21 @@ static struct ib_cm_id *rt_req(struct cenv *env, __be64 sid,
 	return cenv_expect(env, 1, IB_CM_REQ_RECEIVED)->id;
 }
 
+/* A REQ as rt_req(), then side 1's REP, which side 0 has had */
+static struct ib_cm_id *rt_rep(struct cenv *env, struct ib_cm_id **a,
+			       u8 max_retries)
+{
+	struct ib_cm_rep_param rep;
+	struct ib_cm_id *b;
+
+	cenv_listen(env, 1, RT_SID);
+	b = rt_req(env, RT_SID, a, max_retries);
+	cenv_rep_param(env, &rep);
+	KUNIT_ASSERT_EQ(env->test, ib_send_cm_rep(b, &rep), 0);
+	cenv_expect(env, 0, IB_CM_REP_RECEIVED);
+	return b;
+}
+
 /* The passive side refuses: REJ with ARI and private data */
 static void rej_passive(struct kunit *test)
 {
@@ -108,15 +123,10 @@ static void rej_passive(struct kunit *test)
 static void rej_active_rep(struct kunit *test)
 {
 	struct cenv *env = cenv_new(test, false);
-	struct ib_cm_rep_param rep;
 	struct ib_cm_id *a, *b;
 	struct cenv_event *e;
 
-	cenv_listen(env, 1, RT_SID);
-	b = rt_req(env, RT_SID, &a, 3);
-	cenv_rep_param(env, &rep);
-	KUNIT_ASSERT_EQ(test, ib_send_cm_rep(b, &rep), 0);
-	cenv_expect(env, 0, IB_CM_REP_RECEIVED);
+	b = rt_rep(env, &a, 3);
 	KUNIT_ASSERT_EQ(test, ib_send_cm_rej(a, IB_CM_REJ_INVALID_RNR_RETRY,
 					     NULL, 0, NULL, 0), 0);
 	KUNIT_EXPECT_EQ(test, a->state, IB_CM_IDLE);
@@ -147,9 +157,7 @@ static void rej_no_listener(struct kunit *test)
 	gone = cenv_listen(env, 1, RT_SID);
 	cenv_destroy(env, gone);
 	cenv_listen(env, 1, RT_SID2);
-	a = cenv_id(env, 0);
-	cenv_path(env, 0, &path);
-	cenv_req_param(env, 0, &path, RT_SID, &req);
+	a = cenv_req_ready(env, RT_SID, &path, &req);
 	KUNIT_ASSERT_EQ(test, ib_send_cm_req(a, &req), 0);
 	e = cenv_expect(env, 0, IB_CM_REJ_RECEIVED);
 	KUNIT_EXPECT_PTR_EQ(test, e->id, a);
@@ -203,9 +211,7 @@ static void mra_extends_timeout(struct kunit *test)
 
 	cenv_fill(pdata, sizeof(pdata), 0x88);
 	cenv_listen(env, 1, RT_SID);
-	a = cenv_id(env, 0);
-	cenv_path(env, 0, &path);
-	cenv_req_param(env, 0, &path, RT_SID, &req);
+	a = cenv_req_ready(env, RT_SID, &path, &req);
 	req.remote_cm_response_timeout = 18;
 	req.max_cm_retries = 1;
 	KUNIT_ASSERT_EQ(test, ib_send_cm_req(a, &req), 0);
@@ -257,9 +263,7 @@ static void mra_delayed(struct kunit *test)
 	struct cenv_event *e;
 
 	cenv_listen(env, 1, RT_SID);
-	a = cenv_id(env, 0);
-	cenv_path(env, 0, &path);
-	cenv_req_param(env, 0, &path, RT_SID, &req);
+	a = cenv_req_ready(env, RT_SID, &path, &req);
 	req.remote_cm_response_timeout = 18;
 	req.max_cm_retries = 2;
 	KUNIT_ASSERT_EQ(test, ib_send_cm_req(a, &req), 0);
@@ -287,9 +291,7 @@ static void mra_control_no_mra(struct kunit *test)
 	struct cenv_event *e;
 
 	cenv_listen(env, 1, RT_SID);
-	a = cenv_id(env, 0);
-	cenv_path(env, 0, &path);
-	cenv_req_param(env, 0, &path, RT_SID, &req);
+	a = cenv_req_ready(env, RT_SID, &path, &req);
 	req.remote_cm_response_timeout = 18;
 	req.max_cm_retries = 1;
 	KUNIT_ASSERT_EQ(test, ib_send_cm_req(a, &req), 0);
@@ -305,15 +307,10 @@ static void mra_control_no_mra(struct kunit *test)
 static void mra_for_rep(struct kunit *test)
 {
 	struct cenv *env = cenv_new(test, false);
-	struct ib_cm_rep_param rep;
 	struct ib_cm_id *a, *b;
 	struct cenv_event *e;
 
-	cenv_listen(env, 1, RT_SID);
-	b = rt_req(env, RT_SID, &a, 1);
-	cenv_rep_param(env, &rep);
-	KUNIT_ASSERT_EQ(test, ib_send_cm_rep(b, &rep), 0);
-	cenv_expect(env, 0, IB_CM_REP_RECEIVED);
+	b = rt_rep(env, &a, 1);
 	KUNIT_ASSERT_EQ(test, ib_send_cm_mra(a, 21, NULL, 0), 0);
 	KUNIT_EXPECT_EQ(test, a->state, IB_CM_MRA_REP_SENT);
 	e = cenv_expect(env, 1, IB_CM_MRA_RECEIVED);
@@ -342,9 +339,7 @@ static void req_stale_qpn(struct kunit *test)
 	struct cenv_event *e;
 
 	cenv_connect(env, RT_SID, &a, &b);
-	again = cenv_id(env, 0);
-	cenv_path(env, 0, &path);
-	cenv_req_param(env, 0, &path, RT_SID, &req);
+	again = cenv_req_ready(env, RT_SID, &path, &req);
 	KUNIT_ASSERT_EQ(test, ib_send_cm_req(again, &req), 0);
 	e = cenv_expect(env, 0, IB_CM_REJ_RECEIVED);
 	KUNIT_EXPECT_PTR_EQ(test, e->id, again);
@@ -367,14 +362,11 @@ static void rej_after_rep_timewait(struct kunit *test)
 	struct ib_cm_id *a, *b;
 	struct cenv_event *e;
 
-	cenv_listen(env, 1, RT_SID);
-	b = rt_req(env, RT_SID, &a, 3);
-	cenv_rep_param(env, &rep);
-	KUNIT_ASSERT_EQ(test, ib_send_cm_rep(b, &rep), 0);
-	cenv_expect(env, 0, IB_CM_REP_RECEIVED);
+	b = rt_rep(env, &a, 3);
 	KUNIT_ASSERT_EQ(test, ib_send_cm_rej(b, IB_CM_REJ_CONSUMER_DEFINED,
 					     NULL, 0, NULL, 0), 0);
 	KUNIT_EXPECT_EQ(test, b->state, IB_CM_TIMEWAIT);
+	cenv_rep_param(env, &rep);
 	KUNIT_EXPECT_EQ(test, ib_send_cm_rep(b, &rep), -EINVAL);
 	e = cenv_expect(env, 0, IB_CM_REJ_RECEIVED);
 	KUNIT_EXPECT_PTR_EQ(test, e->id, a);
@@ -401,9 +393,7 @@ static void req_retry_peer_timeout(struct kunit *test)
 	struct ib_cm_id *a;
 
 	cenv_listen(env, 1, RT_SID);
-	a = cenv_id(env, 0);
-	cenv_path(env, 0, &path);
-	cenv_req_param(env, 0, &path, RT_SID, &req);
+	a = cenv_req_ready(env, RT_SID, &path, &req);
 	req.remote_cm_response_timeout = 20;
 	req.local_cm_response_timeout = 8;
 	req.max_cm_retries = 2;
@@ -436,9 +426,7 @@ static void timewait_exit_frees_qpn(struct kunit *test)
 	cenv_expect(env, 1, IB_CM_TIMEWAIT_EXIT);
 	KUNIT_EXPECT_EQ(test, b->state, IB_CM_IDLE);
 
-	again = cenv_id(env, 0);
-	cenv_path(env, 0, &path);
-	cenv_req_param(env, 0, &path, RT_SID, &req);
+	again = cenv_req_ready(env, RT_SID, &path, &req);
 	KUNIT_ASSERT_EQ(test, ib_send_cm_req(again, &req), 0);
 	e = cenv_expect(env, 1, IB_CM_REQ_RECEIVED);
 	KUNIT_EXPECT_PTR_NE(test, e->id, b);

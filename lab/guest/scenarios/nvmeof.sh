@@ -10,8 +10,9 @@
 # down until both sides have given the controller up (the target's GSI
 # QP fails and is repaired), then up again, the host reconnecting and no
 # data lost; the target's RDMA device removed and added again under the
-# connected controller, then the host's; disconnect, configfs torn down,
-# every module unloaded.
+# connected controller, then the host's; disconnect; then a second port
+# on IPv6, a connect over it, verified fio and a disconnect; configfs torn
+# down, every module unloaded.
 # Every tool runs under "timeout": a hang is a failure.
 . /lab/guest-lib.sh
 S=nvmeof
@@ -71,8 +72,10 @@ target_up() {
 }
 
 target_down() {
-	rm -f $CFS/ports/1/subsystems/$NQN
-	[ ! -d $CFS/ports/1 ] || rmdir $CFS/ports/1
+	for _p in 1 2; do
+		rm -f $CFS/ports/$_p/subsystems/$NQN
+		[ ! -d $CFS/ports/$_p ] || rmdir $CFS/ports/$_p
+	done
 	for _n in 1 2; do
 		_d=$CFS/subsystems/$NQN/namespaces/$_n
 		[ -d $_d ] || continue
@@ -80,7 +83,7 @@ target_down() {
 		rmdir $_d
 	done
 	[ ! -d $CFS/subsystems/$NQN ] || rmdir $CFS/subsystems/$NQN
-	! [ -e $CFS/subsystems/$NQN ] && ! [ -e $CFS/ports/1 ]
+	! [ -e $CFS/subsystems/$NQN ] && ! [ -e $CFS/ports/1 ] && ! [ -e $CFS/ports/2 ]
 }
 
 # The host's controller of our subsystem (nvmeN), on stdout.
@@ -256,6 +259,30 @@ disconnect() {
 		pass disconnect/ctrl-gone || fail disconnect/ctrl-gone "$(ls /sys/class/nvme)"
 }
 
+# The same subsystem over IPv6: port 2 on rdma/ipv6 [$LAB_A6]:4421, a
+# connect from $LAB_B6, verified fio on namespace 1, a disconnect.
+ipv6() {
+	lab_veth_ipv6 || { fail ipv6/setup "$LAB_V6_WHY"; return 1; }
+	{ mkdir $CFS/ports/2 &&
+		echo rdma >$CFS/ports/2/addr_trtype &&
+		echo ipv6 >$CFS/ports/2/addr_adrfam &&
+		echo $LAB_A6 >$CFS/ports/2/addr_traddr &&
+		echo 4421 >$CFS/ports/2/addr_trsvcid &&
+		ln -s $CFS/subsystems/$NQN $CFS/ports/2/subsystems/$NQN; } ||
+		{ fail ipv6/port "configfs port 2"; return 1; }
+	check ipv6/connect timeout 180 nvme connect -t rdma -a $LAB_A6 -s 4421 -w $LAB_B6 \
+		-n $NQN --hostnqn=$HOSTNQN --hostid=$HOSTID || return 1
+	CTRL=$(host_ctrl) && lab_wait_for 60 ctrl_live ||
+		{ fail ipv6/live "${CTRL:-no controller} $(ctrl_state)"; return 1; }
+	grep -q "traddr=$LAB_A6" "/sys/class/nvme/$CTRL/address" && pass ipv6/address ||
+		fail ipv6/address "$(cat "/sys/class/nvme/$CTRL/address")"
+	lab_wait_for 60 ns_dev 1 || { fail ipv6/namespace "$(ls /sys/block)"; return 1; }
+	fio_verify ipv6-rand4k "$(ns_dev 1)" randwrite 4k $SZ4K
+	check ipv6/disconnect timeout 120 nvme disconnect -n $NQN
+	lab_wait_for 60 sh -c "! ls /sys/class/nvme/ 2>/dev/null | grep -q nvme" &&
+		pass ipv6/ctrl-gone || fail ipv6/ctrl-gone "$(ls /sys/class/nvme)"
+}
+
 teardown() {
 	[ -n "${CTRL:-}" ] && [ -e "/sys/class/nvme/$CTRL" ] && timeout 120 nvme disconnect -n $NQN
 	if [ -d $CFS ]; then
@@ -264,6 +291,7 @@ teardown() {
 	lab_ulp_unload $S nvme_rdma nvme_fabrics nvme nvme_core nvmet_rdma nvmet null_blk
 	rm -rf $T
 	lab_rxe_teardown $S
+	lab_veth_ipv6_del
 }
 
 if setup; then
@@ -274,6 +302,7 @@ if setup; then
 			flap
 			removal
 			disconnect
+			ipv6
 		fi
 	else
 		fail target/configfs "$(find $CFS -maxdepth 4 2>&1 | head -20)"

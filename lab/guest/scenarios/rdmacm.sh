@@ -16,8 +16,8 @@ S=rdmacm
 T=/tmp/rdmacm
 A=10.11.0.1
 B=10.11.0.2
-A6=fd00:11::1
-B6=fd00:11::2
+A6=$LAB_A6
+B6=$LAB_B6
 
 pass() { lab_pass "$S/$1"; }
 fail() { lab_fail "$S/$1" "$2"; }
@@ -49,25 +49,11 @@ setup() {
 	pass setup
 }
 
-# IPv6 between the two ends needs the same routing as IPv4 (each end's
-# address reached over the pair, not lo): per-interface rules, which need
-# CONFIG_IPV6_MULTIPLE_TABLES.  Sets V6 to "yes" when it works.
+# IPv6 between the two ends (lab_veth_ipv6).  Sets V6 to "yes" when it
+# works, else the reason in V6_WHY.
 setup6() {
 	V6=no
-	ip -6 addr add $A6/64 dev veth0 nodad &&
-		ip -6 addr add $B6/64 dev veth1 nodad || return 0
-	ip -6 -force -batch - <<-EOT 2>$T/rules6.err || { V6_WHY="ip -6 rule: $(head -n1 $T/rules6.err)"; return 0; }
-	rule add pref 1000 lookup local
-	rule del pref 0 lookup local
-	rule add pref 100 iif lo to $B6 lookup 100
-	rule add pref 101 iif lo to $A6 lookup 101
-	route add $B6 dev veth0 src $A6 table 100
-	route add $A6 dev veth1 src $B6 table 101
-	EOT
-	ip -6 rule | grep -q "lookup 100" ||
-		{ V6_WHY="no per-interface IPv6 rules (CONFIG_IPV6_MULTIPLE_TABLES)"; return 0; }
-	lab_wait_for 10 sh -c "grep -qi '^fd00:0011:0000:0000:0000:0000:0000:0001\$' /sys/class/infiniband/rxe0/ports/1/gids/*" ||
-		{ V6_WHY="no GID of $A6"; return 0; }
+	lab_veth_ipv6 || { V6_WHY=$LAB_V6_WHY; return 0; }
 	V6=yes
 }
 
@@ -233,14 +219,7 @@ teardown() {
 	for _d in rxe0 rxe1; do
 		[ -e /sys/class/infiniband/$_d ] && rdma link delete $_d
 	done
-	ip -6 -force -batch - <<-EOT 2>/dev/null
-	rule del pref 100
-	rule del pref 101
-	route flush table 100
-	route flush table 101
-	rule add pref 0 lookup local
-	rule del pref 1000
-	EOT
+	lab_veth_ipv6_del
 	lab_unload rdma_ucm rdma_cm iw_cm ib_cm ||
 		fail unload/cm "$(lab_rdma_left)"
 	lab_rxe_teardown $S
