@@ -234,6 +234,27 @@ lab_veth_ipv6_del() {
 	return 0
 }
 
+# lab_fio_verify SCENARIO DIR NAME DEV RW BS SIZE [FIO ARGS...]: one fio
+# job writing SIZE to block device DEV with crc32c verification, then
+# reading it back and verifying; its output in DIR/fio.NAME, its summary
+# to stdout; PASS or FAIL SCENARIO/fio/NAME, and fio's status.
+lab_fio_verify() {
+	_fs=$1 _fd=$2 _fn=$3 _fdev=$4 _frw=$5 _fbs=$6 _fsz=$7
+	shift 7
+	timeout 600 fio --name="$_fn" --filename="$_fdev" --direct=1 \
+		--ioengine=libaio --iodepth=8 --rw="$_frw" --bs="$_fbs" --size="$_fsz" \
+		--verify=crc32c --do_verify=1 --verify_fatal=1 --verify_dump=0 \
+		"$@" >"$_fd/fio.$_fn" 2>&1
+	_fst=$?
+	grep -E 'err=|WRITE:|READ:|verify|bad|crc' "$_fd/fio.$_fn" | sed 's/^/    /'
+	if [ $_fst -eq 0 ]; then
+		lab_pass "$_fs/fio/$_fn"
+	else
+		lab_fail "$_fs/fio/$_fn" "fio exit $_fst"
+	fi
+	return $_fst
+}
+
 # lab_uptime: the guest's whole seconds since boot, in _up (no process).
 lab_uptime() {
 	read -r _up _ </proc/uptime

@@ -129,20 +129,8 @@ ns_dev() {
 	return 1
 }
 
-# fio_verify NAME DEV RW BS SIZE [FIO ARGS...]: one fio job writing SIZE
-# to DEV with crc32c verification, then reading it back and verifying.
-fio_verify() {
-	_n=$1 _dev=$2 _rw=$3 _bs=$4 _sz=$5
-	shift 5
-	timeout 600 fio --name="$_n" --filename="$_dev" --direct=1 \
-		--ioengine=libaio --iodepth=8 --rw="$_rw" --bs="$_bs" --size="$_sz" \
-		--verify=crc32c --do_verify=1 --verify_fatal=1 --verify_dump=0 \
-		"$@" >$T/fio.$_n 2>&1
-	_st=$?
-	grep -E 'err=|WRITE:|READ:|verify|bad|crc' $T/fio.$_n | sed 's/^/    /'
-	if [ $_st -eq 0 ]; then pass "fio/$_n"; else fail "fio/$_n" "fio exit $_st"; fi
-	return $_st
-}
+# fio_verify NAME DEV RW BS SIZE [FIO ARGS...]: lab_fio_verify
+fio_verify() { lab_fio_verify $S $T "$@"; }
 
 connect() {
 	check discover timeout 120 nvme discover -t rdma -a $A -s 4420 -w $B \

@@ -98,15 +98,7 @@ srp_disk() {
 	return 1
 }
 
-fio_verify() {	# NAME DEV RW BS SIZE
-	timeout 600 fio --name="$1" --filename="$2" --direct=1 \
-		--ioengine=libaio --iodepth=8 --rw="$3" --bs="$4" --size="$5" \
-		--verify=crc32c --do_verify=1 --verify_fatal=1 --verify_dump=0 \
-		>$T/fio.$1 2>&1
-	_st=$?
-	grep -E 'err=|WRITE:|READ:|verify|bad|crc' $T/fio.$1 | sed 's/^/    /'
-	if [ $_st -eq 0 ]; then pass "fio/$1"; else fail "fio/$1" "fio exit $_st"; fi
-}
+fio_verify() { lab_fio_verify $S $T "$@"; }
 
 login() {
 	_h=/sys/class/infiniband_srp/srp-rxe1-1
