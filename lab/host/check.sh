@@ -400,7 +400,7 @@ step "done"
 stage_time total $(($(date +%s) - t0))
 # The CPU time of everything make check ran (the VMs, builds, sparse, the
 # DKMS chroot): over the wall time, how busy it kept the host's CPUs.
-stage_time cpu-all "$(awk -v hz="$(getconf CLK_TCK)" '{ printf "%d", ($16 + $17) / hz }' "/proc/$$/stat")"
+stage_time cpu-all "$(reaped_cpu)"
 summary="$npass passed, $nfail failed"
 [ $nskip -eq 0 ] || summary="$summary, $nskip skipped"
 echo "$summary"

@@ -110,6 +110,12 @@ stage_time() {	# NAME SECONDS
 	[ -z "${LAB_TIMES:-}" ] || printf '%-24s %6d s\n' "$1" "$2" >>"$LAB_TIMES"
 }
 
+# reaped_cpu: the CPU seconds of every child this script has waited for
+# (and of theirs), from the script's own /proc entry: $$, not a subshell's.
+reaped_cpu() {
+	awk -v hz="$(getconf CLK_TCK)" '{ printf "%d", ($16 + $17) / hz }' "/proc/$$/stat"
+}
+
 # timed NAME CMD...: run CMD, record its wall time as stage NAME, return its
 # exit status.
 timed() {

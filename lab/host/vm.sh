@@ -204,7 +204,7 @@ qemu_pid=
 # QEMU's CPU time (reaped through timeout): against the wall time, how
 # much of the host's two CPUs the guest kept busy (Documentation/lab.rst,
 # the make check budget).
-cpu=$(awk -v hz="$(getconf CLK_TCK)" '{ printf "%d", ($16 + $17) / hz }' "/proc/$$/stat")
+cpu=$(reaped_cpu)
 set -e
 [ $quiet -eq 0 ] && { sleep 0.5; kill "$tail_pid" 2>/dev/null; wait "$tail_pid" 2>/dev/null || true; }
 secs=$(($(date +%s) - start))
