@@ -138,6 +138,22 @@ lab_unload_all() {
 	! lab_rdma_left >/dev/null
 }
 
+# lab_pair_rules -4|-6 A B ADDR_A ADDR_B: the routing that sends traffic
+# between the two local addresses out over the pair A-B, not over lo: the
+# local table moves behind rules on iif lo that look each address up in a
+# table of its own (100, 101).  What exists already may fail ("-force"
+# goes on); the status is ip's.
+lab_pair_rules() {
+	ip "$1" -force -batch - <<-EOT
+	rule add pref 1000 lookup local
+	rule del pref 0 lookup local
+	rule add pref 100 iif lo to $5 lookup 100
+	rule add pref 101 iif lo to $4 lookup 101
+	route add $5 dev $2 src $4 table 100
+	route add $4 dev $3 src $5 table 101
+	EOT
+}
+
 # lab_veth_pair [A B ADDR_A ADDR_B]: a veth pair whose two ends talk to
 # each other over the link, not over lo (lab facts): addresses on both
 # ends, output routes for each other's address through the own end (rules
@@ -163,16 +179,7 @@ lab_veth_pair() {
 		net.ipv4.conf.default.accept_local=1 net.ipv4.conf.default.rp_filter=0 \
 		"net.ipv4.conf.$_a.accept_local=1" "net.ipv4.conf.$_a.rp_filter=0" \
 		"net.ipv4.conf.$_b.accept_local=1" "net.ipv4.conf.$_b.rp_filter=0"
-	# The local table moves behind the rules that send traffic between
-	# the two addresses out over the pair.
-	ip -force -batch - <<-EOT 2>/dev/null
-	rule add pref 1000 lookup local
-	rule del pref 0 lookup local
-	rule add pref 100 iif lo to $_ib lookup 100
-	rule add pref 101 iif lo to $_ia lookup 101
-	route add $_ib dev $_a src $_ia table 100
-	route add $_ia dev $_b src $_ib table 101
-	EOT
+	lab_pair_rules -4 "$_a" "$_b" "$_ia" "$_ib" 2>/dev/null
 	echo 1 >"/sys/class/net/$_a/queues/rx-0/rps_cpus" 2>/dev/null
 	echo 2 >"/sys/class/net/$_b/queues/rx-0/rps_cpus" 2>/dev/null
 	return 0
@@ -203,14 +210,7 @@ lab_veth_ipv6() {
 	ip -6 addr add $LAB_A6/64 dev veth0 nodad &&
 		ip -6 addr add $LAB_B6/64 dev veth1 nodad ||
 		{ LAB_V6_WHY="ip -6 addr add"; return 1; }
-	ip -6 -force -batch - <<-EOT 2>/tmp/lab-rules6.err ||
-	rule add pref 1000 lookup local
-	rule del pref 0 lookup local
-	rule add pref 100 iif lo to $LAB_B6 lookup 100
-	rule add pref 101 iif lo to $LAB_A6 lookup 101
-	route add $LAB_B6 dev veth0 src $LAB_A6 table 100
-	route add $LAB_A6 dev veth1 src $LAB_B6 table 101
-	EOT
+	lab_pair_rules -6 veth0 veth1 $LAB_A6 $LAB_B6 2>/tmp/lab-rules6.err ||
 		{ LAB_V6_WHY="ip -6 rule: $(head -n1 /tmp/lab-rules6.err)"; return 1; }
 	ip -6 rule | grep -q "lookup 100" ||
 		{ LAB_V6_WHY="no per-interface IPv6 rules (CONFIG_IPV6_MULTIPLE_TABLES)"; return 1; }
