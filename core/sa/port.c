@@ -8,10 +8,13 @@
  *  - The SM's address: an address handle to the port's SM LID and SL
  *    (with a GRH to the SA's well-known GUID where the port requires
  *    one), the P_Key index of the default partition, the port's LMC mask.
- *    Refreshed by sa_port_refresh when the port becomes active and on the
- *    events that can move the SM or the port (SM_CHANGE, LID_CHANGE,
- *    PKEY_CHANGE, CLIENT_REREGISTER, GID_CHANGE); dropped when the port
- *    goes down.  Queries take a reference on the address they use.
+ *    Read again by sa_port_refresh when the port becomes active, goes
+ *    down, or an event may have moved the SM or the port (SM_CHANGE,
+ *    LID_CHANGE, PKEY_CHANGE, CLIENT_REREGISTER), and dropped at once on
+ *    those events: until the refresh, queries fail with -EAGAIN rather
+ *    than go to an SM that may be gone.  GID_CHANGE refreshes it without
+ *    dropping it (the SM stays where it was).  Queries take a reference
+ *    on the address they use.
  *  - The SA's ClassPortInfo, asked for once the address is known, asked
  *    again (at most SA_CPI_TRIES times, SA_CPI_RETRY_MS apart) while no
  *    answer came, forgotten on the same events.
@@ -373,7 +376,7 @@ static void sa_event(struct ib_event_handler *handler, struct ib_event *event)
 	port = &sd->port[port_num - 1];
 	if (!port->agent)
 		return;
-	if (event->event == IB_EVENT_PORT_ERR)
+	if (event->event != IB_EVENT_GID_CHANGE)
 		sa_port_set_ah(port, NULL);
 	queue_work(sa_wq, &port->refresh);
 }

@@ -108,6 +108,10 @@ static int tdev_query_port(struct ib_device *ibdev, u32 port,
 	struct tdev *td = to_tdev(ibdev);
 	struct tdev_port *p = tdev_port(td, port);
 
+	/* Bounded: a test that forgets to let go does not hang the core */
+	if (READ_ONCE(td->query_port_held))
+		wait_event_timeout(td->query_port_wq,
+				   !READ_ONCE(td->query_port_held), 10 * HZ);
 	if (tdev_failing(ibdev, TDEV_FAIL_QUERY_PORT))
 		return -EIO;
 	attr->state = IB_PORT_NOP;
@@ -441,6 +445,7 @@ static void tdev_init_fields(struct tdev *td)
 	u32 port;
 
 	spin_lock_init(&td->lock);
+	init_waitqueue_head(&td->query_port_wq);
 	atomic_set(&td->npds, 0);
 	atomic_set(&td->ncqs, 0);
 	atomic_set(&td->drain_sq_calls, 0);
@@ -622,6 +627,23 @@ void tdev_fail(struct tdev *td, enum tdev_fail_op op, bool fail)
 		clear_bit(op, &td->fail);
 }
 EXPORT_SYMBOL_GPL(tdev_fail);
+
+/**
+ * tdev_hold_query_port - make query_port wait, as slow firmware would
+ * @td: the device
+ * @hold: true to hold every query_port from now on (each for at most
+ *	10 s), false to let the waiting ones go
+ *
+ * query_port then sleeps: hold it only while no caller in atomic context
+ * can ask.
+ */
+void tdev_hold_query_port(struct tdev *td, bool hold)
+{
+	WRITE_ONCE(td->query_port_held, hold);
+	if (!hold)
+		wake_up_all(&td->query_port_wq);
+}
+EXPORT_SYMBOL_GPL(tdev_hold_query_port);
 
 /**
  * tdev_port_event - change a port as an event says and report the event

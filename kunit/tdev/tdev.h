@@ -24,6 +24,7 @@
 
 #include <linux/bitops.h>
 #include <linux/spinlock.h>
+#include <linux/wait.h>
 #include <rdma/ib_verbs.h>
 
 #define TDEV_MAX_PORTS		4
@@ -214,6 +215,9 @@ struct tv_qp;
  * @fabric: on the fabric's list of devices messages can reach while
  *	registered (fabric.c)
  * @on_fabric: @fabric is linked; under the fabric's lock
+ * @query_port_held: query_port waits (as slow firmware would) until
+ *	tdev_hold_query_port() lets it go; READ_ONCE/WRITE_ONCE
+ * @query_port_wq: where query_port waits while @query_port_held
  */
 struct tdev {
 	struct ib_device ibdev;
@@ -235,6 +239,8 @@ struct tdev {
 	struct dentry *debugfs;
 	struct list_head fabric;
 	bool on_fabric;
+	bool query_port_held;
+	wait_queue_head_t query_port_wq;
 };
 
 /* A PD of a tdev. */
@@ -267,6 +273,7 @@ void tdev_destroy(struct tdev *td);
 struct tdev *tdev_create_registered(const struct tdev_params *params);
 
 void tdev_fail(struct tdev *td, enum tdev_fail_op op, bool fail);
+void tdev_hold_query_port(struct tdev *td, bool hold);
 int tdev_port_event(struct tdev *td, u32 port, enum ib_event_type type);
 int tdev_device_event(struct tdev *td, enum ib_event_type type);
 int tdev_set_pkey(struct tdev *td, u32 port, u16 index, u16 pkey);

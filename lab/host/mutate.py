@@ -51,6 +51,8 @@ SUITES = [
     # The MAD layer and the wire formats: rdma_kunit_mad.
     ('core/mad/', ['rdma_kunit_mad']),
     ('core/wire/', ['rdma_kunit_mad']),
+    # The SA client: rdma_kunit_sa.
+    ('core/sa/', ['rdma_kunit_sa']),
     ('core/main.c', _ALL),
     # The connection managers, modules of their own, each with its suite.
     ('core/cm/', ['rdma_kunit_cm']),

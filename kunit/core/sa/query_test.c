@@ -5,7 +5,8 @@
  * path and GUIDInfo queries answered, lost (retried, then timed out),
  * late, refused with a status, malformed; cancelled; clients
  * unregistering with queries out; the device removed under a query; the
- * SM's address following SM_CHANGE, PORT_ERR and PORT_ACTIVE; the SA's
+ * SM's address following SM_CHANGE, PORT_ERR and PORT_ACTIVE, and dropped
+ * at once on SM_CHANGE while the port is read again; the SA's
  * ClassPortInfo asked for and its response time used; bad input.
  */
 #include <kunit/test.h>
@@ -309,18 +310,26 @@ static void query_device_removed(struct kunit *test)
 }
 
 /* Queries go where the port's SM is, and wait while there is none */
-static void query_follows_sm(struct kunit *test)
+/* A second SA, on a device of its own, whose paths have DLID 0x99 */
+static struct sar *qt_other_sa(struct kunit *test)
 {
-	struct sar_env *env = test->priv;
 	struct tdev_params sp = { .name = "ktsb%d" };
 	struct sar *other = kunit_kzalloc(test, sizeof(*other), GFP_KERNEL);
-	struct ib_sa_query *q;
-	struct qt_rec r;
 
 	KUNIT_ASSERT_NOT_NULL(test, other);
 	other->td = tk_dev(test, &sp);
 	other->path_dlid = 0x99;
 	KUNIT_ASSERT_EQ(test, sar_start(other, other->td), 0);
+	return other;
+}
+
+static void query_follows_sm(struct kunit *test)
+{
+	struct sar_env *env = test->priv;
+	struct sar *other = qt_other_sa(test);
+	struct ib_sa_query *q;
+	struct qt_rec r;
+
 	sar_point_sm(test, env->client, other);
 	qt_init(&r);
 	KUNIT_ASSERT_GE(test, qt_path(env, &env->client->ibdev, 2000, &r, &q), 0);
@@ -333,6 +342,40 @@ static void query_follows_sm(struct kunit *test)
 	tdev_port_event(env->client, 1, IB_EVENT_PORT_ERR);
 	KUNIT_EXPECT_TRUE(test, qt_no_sm(env));
 	tdev_port_event(env->client, 1, IB_EVENT_PORT_ACTIVE);
+	sar_point_sm(test, env->client, &env->sa);
+	sar_stop(other);
+	tdev_destroy(other->td);
+}
+
+/*
+ * An SM_CHANGE drops the SM's address at once.  While the port is read
+ * again (its query_port held, as slow firmware would), queries fail with
+ * -EAGAIN and none reaches the SM of before; once the port answers, they
+ * go to the new one.
+ */
+static void query_sm_change_drops_old(struct kunit *test)
+{
+	struct sar_env *env = test->priv;
+	struct sar *other = qt_other_sa(test);
+	struct ib_sa_query *q;
+	struct qt_rec r;
+	int before;
+
+	before = atomic_read(&env->sa.n_path);
+	tdev_hold_query_port(env->client, true);
+	KUNIT_EXPECT_EQ(test, tdev_set_sm_lid(env->client, 1, sar_lid(other->td)), 0);
+	KUNIT_EXPECT_TRUE(test, sar_port_event(env->client, IB_EVENT_SM_CHANGE));
+	KUNIT_EXPECT_TRUE(test, qt_no_sm(env));
+	KUNIT_EXPECT_EQ(test, atomic_read(&env->sa.n_path), before);
+	tdev_hold_query_port(env->client, false);
+
+	KUNIT_EXPECT_TRUE(test, sar_wait_for(sar_sm_is(env->client, other)));
+	qt_init(&r);
+	KUNIT_ASSERT_GE(test, qt_path(env, &env->client->ibdev, 2000, &r, &q), 0);
+	KUNIT_ASSERT_TRUE(test, qt_wait(&r));
+	KUNIT_EXPECT_EQ(test, be16_to_cpu(r.path.ib.dlid), 0x99);
+	KUNIT_EXPECT_EQ(test, atomic_read(&env->sa.n_path), before);
+
 	sar_point_sm(test, env->client, &env->sa);
 	sar_stop(other);
 	tdev_destroy(other->td);
@@ -460,6 +503,7 @@ static struct kunit_case sa_query_cases[] = {
 	KUNIT_CASE(query_unregister_waits),
 	KUNIT_CASE(query_device_removed),
 	KUNIT_CASE(query_follows_sm),
+	KUNIT_CASE(query_sm_change_drops_old),
 	KUNIT_CASE(query_cpi_resp_time),
 	KUNIT_CASE(query_guid_info),
 	KUNIT_CASE(query_bad_input),
