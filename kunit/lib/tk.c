@@ -59,6 +59,49 @@ struct tdev *tk_dev_named(struct kunit *test, const char *name)
 }
 EXPORT_SYMBOL_GPL(tk_dev_named);
 
+/* An event handler that waits for one event type */
+struct tk_seen {
+	struct ib_event_handler handler;
+	enum ib_event_type type;
+	struct completion done;
+};
+
+static void tk_seen_event(struct ib_event_handler *handler,
+			  struct ib_event *event)
+{
+	struct tk_seen *s = container_of(handler, struct tk_seen, handler);
+
+	if (event->event == s->type)
+		complete(&s->done);
+}
+
+/**
+ * tk_port_event - raise a port event and wait for the core to deliver it
+ * @td: a registered test device
+ * @port: the port
+ * @type: the event
+ *
+ * The core calls a device's handlers in the order they registered, so
+ * when this one's runs, those of the device's clients (registered with
+ * the device) have.
+ *
+ * Return: true if it was delivered within 10 s.
+ */
+bool tk_port_event(struct tdev *td, u32 port, enum ib_event_type type)
+{
+	struct tk_seen s = { .type = type };
+	bool seen;
+
+	init_completion(&s.done);
+	INIT_IB_EVENT_HANDLER(&s.handler, &td->ibdev, tk_seen_event);
+	ib_register_event_handler(&s.handler);
+	seen = !tdev_port_event(td, port, type) &&
+	       wait_for_completion_timeout(&s.done, 10 * HZ);
+	ib_unregister_event_handler(&s.handler);
+	return seen;
+}
+EXPORT_SYMBOL_GPL(tk_port_event);
+
 /* The MAC of the suites' netdevs: GIDs end in 0011:22ff:fe33:4455. */
 static const u8 tk_mac[ETH_ALEN] = { 0x02, 0x11, 0x22, 0x33, 0x44, 0x55 };
 

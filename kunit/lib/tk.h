@@ -21,6 +21,7 @@
 struct tdev *tk_new_dev(struct kunit *test, const struct tdev_params *p);
 struct tdev *tk_dev(struct kunit *test, const struct tdev_params *p);
 struct tdev *tk_dev_named(struct kunit *test, const char *name);
+bool tk_port_event(struct tdev *td, u32 port, enum ib_event_type type);
 struct net_device *tk_netdev(struct kunit *test);
 void tk_netdev_free(struct net_device *ndev);
 struct net_device *tk_netdev_unregistered(struct kunit *test);

@@ -260,7 +260,7 @@ static void mcast_port_events(struct kunit *test)
 		KUNIT_ASSERT_TRUE(test, mt_wait(&m));
 		KUNIT_ASSERT_EQ(test, m.status, 0);
 		reinit_completion(&m.called);
-		KUNIT_EXPECT_TRUE(test, sar_port_event(env->client, lost[i]));
+		KUNIT_EXPECT_TRUE(test, tk_port_event(env->client, 1, lost[i]));
 		KUNIT_ASSERT_TRUE(test, mt_wait(&m));
 		KUNIT_EXPECT_EQ_MSG(test, m.status, -ENETRESET, "event %d",
 				    lost[i]);

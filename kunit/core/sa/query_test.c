@@ -364,7 +364,7 @@ static void query_sm_change_drops_old(struct kunit *test)
 	before = atomic_read(&env->sa.n_path);
 	tdev_hold_query_port(env->client, true);
 	KUNIT_EXPECT_EQ(test, tdev_set_sm_lid(env->client, 1, sar_lid(other->td)), 0);
-	KUNIT_EXPECT_TRUE(test, sar_port_event(env->client, IB_EVENT_SM_CHANGE));
+	KUNIT_EXPECT_TRUE(test, tk_port_event(env->client, 1, IB_EVENT_SM_CHANGE));
 	KUNIT_EXPECT_TRUE(test, qt_no_sm(env));
 	KUNIT_EXPECT_EQ(test, atomic_read(&env->sa.n_path), before);
 	tdev_hold_query_port(env->client, false);

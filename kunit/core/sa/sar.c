@@ -366,47 +366,6 @@ bool sar_sm_is(struct tdev *client, struct sar *sa)
 	return id >= 0 && atomic_read(&sa->n_guid) > seen;
 }
 
-/* An event handler that waits for one event type */
-struct sar_seen {
-	struct ib_event_handler handler;
-	enum ib_event_type type;
-	struct completion done;
-};
-
-static void sar_seen_event(struct ib_event_handler *handler,
-			   struct ib_event *event)
-{
-	struct sar_seen *s = container_of(handler, struct sar_seen, handler);
-
-	if (event->event == s->type)
-		complete(&s->done);
-}
-
-/**
- * sar_port_event - raise an event on @client's port 1 and wait for the
- *	core to deliver it
- * @client: the client device
- * @type: the event
- *
- * The core calls a device's handlers in the order they registered, so
- * when this one's runs, the SA client's (registered with the device) has.
- *
- * Return: true if it was delivered within 10 s.
- */
-bool sar_port_event(struct tdev *client, enum ib_event_type type)
-{
-	struct sar_seen s = { .type = type };
-	bool seen;
-
-	init_completion(&s.done);
-	INIT_IB_EVENT_HANDLER(&s.handler, &client->ibdev, sar_seen_event);
-	ib_register_event_handler(&s.handler);
-	seen = !tdev_port_event(client, 1, type) &&
-	       wait_for_completion_timeout(&s.done, 10 * HZ);
-	ib_unregister_event_handler(&s.handler);
-	return seen;
-}
-
 /**
  * sar_point_sm - make @sa the SM of @client's port 1, and wait until the
  *	client's SA layer uses it
@@ -418,7 +377,7 @@ void sar_point_sm(struct kunit *test, struct tdev *client, struct sar *sa)
 {
 	KUNIT_ASSERT_EQ(test, tdev_set_sm_lid(client, 1, sar_lid(sa->td)), 0);
 	/* Probes before the event is handled may reach the SM of before */
-	KUNIT_ASSERT_TRUE(test, sar_port_event(client, IB_EVENT_SM_CHANGE));
+	KUNIT_ASSERT_TRUE(test, tk_port_event(client, 1, IB_EVENT_SM_CHANGE));
 	KUNIT_ASSERT_TRUE(test, sar_wait_for(sar_sm_is(client, sa)));
 	/* The probes are not the case's */
 	atomic_set(&sa->n_guid, 0);

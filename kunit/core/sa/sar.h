@@ -107,7 +107,6 @@ int sar_start(struct sar *sa, struct tdev *td);
 void sar_stop(struct sar *sa);
 u16 sar_lid(struct tdev *td);
 bool sar_sm_is(struct tdev *client, struct sar *sa);
-bool sar_port_event(struct tdev *client, enum ib_event_type type);
 
 /* Waits (at most 10 s) for @cond, giving its final value */
 #define sar_wait_for(cond)						\
