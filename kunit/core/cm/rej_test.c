@@ -6,9 +6,11 @@
  * nobody listens to; a REQ nobody answers (REQ_ERROR after the retries);
  * an MRA that gives the passive side more time than the REQ's timeout,
  * a delayed MRA (sent when the REQ comes again), an MRA for a REP; a REQ
- * from a QP still connected (stale connection), and from one whose
- * connection's timewait has ended (a new one); a REJ after our REP (into
- * timewait); the REQ's retries waiting for the peer's response timeout.
+ * from a QP still connected (stale connection), from one whose
+ * connection rests in timewait (stale too), from one whose connection's
+ * timewait has ended or whose ID was destroyed in it (a new one); a REJ
+ * after our REP (into timewait); the REQ's retries waiting for the peer's
+ * response timeout.
  */
 #include <kunit/test.h>
 #include <linux/delay.h>
@@ -434,6 +436,84 @@ static void timewait_exit_frees_qpn(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cenv_count(env, 0, IB_CM_REJ_RECEIVED), 0);
 }
 
+/*
+ * Side 1's ID of a connection from side 0, released by side 0's DREQ and
+ * side 1's DREP: it rests in timewait for about 4 s (a packet life time
+ * of 4.096 us * 2^18 twice, and the ACK delay), long enough for a REQ's
+ * round trip on the slowest host.
+ */
+static struct ib_cm_id *rt_timewait(struct cenv *env, struct ib_cm_id **a)
+{
+	struct kunit *test = env->test;
+	struct ib_cm_req_param req;
+	struct ib_cm_rep_param rep;
+	struct sa_path_rec path;
+	struct ib_cm_id *b;
+
+	cenv_listen(env, 1, RT_SID);
+	*a = cenv_req_ready(env, RT_SID, &path, &req);
+	path.packet_life_time = 18;
+	KUNIT_ASSERT_EQ(test, ib_send_cm_req(*a, &req), 0);
+	b = cenv_expect(env, 1, IB_CM_REQ_RECEIVED)->id;
+	cenv_rep_param(env, &rep);
+	KUNIT_ASSERT_EQ(test, ib_send_cm_rep(b, &rep), 0);
+	cenv_expect(env, 0, IB_CM_REP_RECEIVED);
+	KUNIT_ASSERT_EQ(test, ib_send_cm_rtu(*a, NULL, 0), 0);
+	cenv_expect(env, 1, IB_CM_RTU_RECEIVED);
+	KUNIT_ASSERT_EQ(test, ib_send_cm_dreq(*a, NULL, 0), 0);
+	cenv_expect(env, 1, IB_CM_DREQ_RECEIVED);
+	KUNIT_ASSERT_EQ(test, ib_send_cm_drep(b, NULL, 0), 0);
+	cenv_expect(env, 0, IB_CM_DREP_RECEIVED);
+	KUNIT_ASSERT_EQ(test, b->state, IB_CM_TIMEWAIT);
+	return b;
+}
+
+/*
+ * A REQ from the peer's QP while our ID of its last connection rests in
+ * timewait is stale: a REJ "stale connection", and no REQ event.
+ */
+static void req_stale_in_timewait(struct kunit *test)
+{
+	struct cenv *env = cenv_new(test, false);
+	struct ib_cm_id *a, *b, *again;
+	struct ib_cm_req_param req;
+	struct sa_path_rec path;
+	struct cenv_event *e;
+
+	b = rt_timewait(env, &a);
+	again = cenv_req_ready(env, RT_SID, &path, &req);
+	KUNIT_ASSERT_EQ(test, ib_send_cm_req(again, &req), 0);
+	e = cenv_expect(env, 0, IB_CM_REJ_RECEIVED);
+	KUNIT_EXPECT_PTR_EQ(test, e->id, again);
+	KUNIT_EXPECT_EQ(test, e->ev.param.rej_rcvd.reason,
+			IB_CM_REJ_STALE_CONN);
+	KUNIT_EXPECT_EQ(test, cenv_count(env, 1, IB_CM_REQ_RECEIVED), 1);
+	KUNIT_EXPECT_EQ(test, b->state, IB_CM_TIMEWAIT);
+}
+
+/*
+ * Destroying an ID in timewait ends it, as in-tree: the next REQ from the
+ * peer's QP is a new connection.
+ */
+static void destroy_in_timewait_forgets(struct kunit *test)
+{
+	struct cenv *env = cenv_new(test, false);
+	struct ib_cm_id *a, *b, *again;
+	struct ib_cm_req_param req;
+	struct sa_path_rec path;
+	struct cenv_event *e;
+
+	b = rt_timewait(env, &a);
+	cenv_destroy(env, b);
+	again = cenv_req_ready(env, RT_SID, &path, &req);
+	KUNIT_ASSERT_EQ(test, ib_send_cm_req(again, &req), 0);
+	e = cenv_expect(env, 1, IB_CM_REQ_RECEIVED);
+	KUNIT_EXPECT_PTR_NE(test, e->id, b);
+	KUNIT_EXPECT_EQ(test, e->ev.param.req_rcvd.remote_qpn, req.qp_num);
+	KUNIT_EXPECT_EQ(test, cenv_count(env, 0, IB_CM_REJ_RECEIVED), 0);
+	KUNIT_EXPECT_EQ(test, cenv_late(env), 0);
+}
+
 static struct kunit_case rej_cases[] = {
 	KUNIT_CASE_PARAM(rej_passive, rt_link_gen_params),
 	KUNIT_CASE(rej_active_rep),
@@ -447,6 +527,8 @@ static struct kunit_case rej_cases[] = {
 	KUNIT_CASE(rej_after_rep_timewait),
 	KUNIT_CASE(req_retry_peer_timeout),
 	KUNIT_CASE(timewait_exit_frees_qpn),
+	KUNIT_CASE(req_stale_in_timewait),
+	KUNIT_CASE(destroy_in_timewait_forgets),
 	{}
 };
 
