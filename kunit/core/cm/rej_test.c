@@ -327,6 +327,43 @@ static void mra_for_rep(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cenv_count(env, 1, IB_CM_REP_ERROR), 0);
 }
 
+/* Side 0 sends a REQ for RT_SID from its QP again, on a new ID; that ID */
+static struct ib_cm_id *rt_req_again(struct cenv *env,
+				     struct ib_cm_req_param *req)
+{
+	struct sa_path_rec path;
+	struct ib_cm_id *id = cenv_req_ready(env, RT_SID, &path, req);
+
+	KUNIT_ASSERT_EQ(env->test, ib_send_cm_req(id, req), 0);
+	return id;
+}
+
+/* Such a REQ is refused as stale: a REJ to the new ID */
+static void rt_expect_stale(struct cenv *env)
+{
+	struct ib_cm_req_param req;
+	struct ib_cm_id *again = rt_req_again(env, &req);
+	struct cenv_event *e = cenv_expect(env, 0, IB_CM_REJ_RECEIVED);
+
+	KUNIT_EXPECT_PTR_EQ(env->test, e->id, again);
+	KUNIT_EXPECT_EQ(env->test, e->ev.param.rej_rcvd.reason,
+			IB_CM_REJ_STALE_CONN);
+}
+
+/* Such a REQ is a new connection, on another passive ID than @old */
+static void rt_expect_new(struct cenv *env, struct ib_cm_id *old)
+{
+	struct kunit *test = env->test;
+	struct ib_cm_req_param req;
+	struct cenv_event *e;
+
+	rt_req_again(env, &req);
+	e = cenv_expect(env, 1, IB_CM_REQ_RECEIVED);
+	KUNIT_EXPECT_PTR_NE(test, e->id, old);
+	KUNIT_EXPECT_EQ(test, e->ev.param.req_rcvd.remote_qpn, req.qp_num);
+	KUNIT_EXPECT_EQ(test, cenv_count(env, 0, IB_CM_REJ_RECEIVED), 0);
+}
+
 /*
  * A REQ from a QP the passive side is still connected to: a stale
  * connection.  The new REQ gets REJ "stale conn" and the connection it
@@ -335,18 +372,11 @@ static void mra_for_rep(struct kunit *test)
 static void req_stale_qpn(struct kunit *test)
 {
 	struct cenv *env = cenv_new(test, false);
-	struct ib_cm_req_param req;
-	struct sa_path_rec path;
-	struct ib_cm_id *a, *b, *again;
+	struct ib_cm_id *a, *b;
 	struct cenv_event *e;
 
 	cenv_connect(env, RT_SID, &a, &b);
-	again = cenv_req_ready(env, RT_SID, &path, &req);
-	KUNIT_ASSERT_EQ(test, ib_send_cm_req(again, &req), 0);
-	e = cenv_expect(env, 0, IB_CM_REJ_RECEIVED);
-	KUNIT_EXPECT_PTR_EQ(test, e->id, again);
-	KUNIT_EXPECT_EQ(test, e->ev.param.rej_rcvd.reason,
-			IB_CM_REJ_STALE_CONN);
+	rt_expect_stale(env);
 	e = cenv_expect(env, 0, IB_CM_DREQ_RECEIVED);
 	KUNIT_EXPECT_PTR_EQ(test, e->id, a);
 	KUNIT_EXPECT_EQ(test, cenv_count(env, 1, IB_CM_REQ_RECEIVED), 1);
@@ -416,10 +446,7 @@ static void req_retry_peer_timeout(struct kunit *test)
 static void timewait_exit_frees_qpn(struct kunit *test)
 {
 	struct cenv *env = cenv_new(test, false);
-	struct ib_cm_id *a, *b, *again;
-	struct ib_cm_req_param req;
-	struct sa_path_rec path;
-	struct cenv_event *e;
+	struct ib_cm_id *a, *b;
 
 	cenv_connect(env, RT_SID, &a, &b);
 	KUNIT_ASSERT_EQ(test, ib_send_cm_dreq(a, NULL, 0), 0);
@@ -427,13 +454,7 @@ static void timewait_exit_frees_qpn(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, ib_send_cm_drep(b, NULL, 0), 0);
 	cenv_expect(env, 1, IB_CM_TIMEWAIT_EXIT);
 	KUNIT_EXPECT_EQ(test, b->state, IB_CM_IDLE);
-
-	again = cenv_req_ready(env, RT_SID, &path, &req);
-	KUNIT_ASSERT_EQ(test, ib_send_cm_req(again, &req), 0);
-	e = cenv_expect(env, 1, IB_CM_REQ_RECEIVED);
-	KUNIT_EXPECT_PTR_NE(test, e->id, b);
-	KUNIT_EXPECT_EQ(test, e->ev.param.req_rcvd.remote_qpn, req.qp_num);
-	KUNIT_EXPECT_EQ(test, cenv_count(env, 0, IB_CM_REJ_RECEIVED), 0);
+	rt_expect_new(env, b);
 }
 
 /*
@@ -475,18 +496,10 @@ static struct ib_cm_id *rt_timewait(struct cenv *env, struct ib_cm_id **a)
 static void req_stale_in_timewait(struct kunit *test)
 {
 	struct cenv *env = cenv_new(test, false);
-	struct ib_cm_id *a, *b, *again;
-	struct ib_cm_req_param req;
-	struct sa_path_rec path;
-	struct cenv_event *e;
+	struct ib_cm_id *a, *b;
 
 	b = rt_timewait(env, &a);
-	again = cenv_req_ready(env, RT_SID, &path, &req);
-	KUNIT_ASSERT_EQ(test, ib_send_cm_req(again, &req), 0);
-	e = cenv_expect(env, 0, IB_CM_REJ_RECEIVED);
-	KUNIT_EXPECT_PTR_EQ(test, e->id, again);
-	KUNIT_EXPECT_EQ(test, e->ev.param.rej_rcvd.reason,
-			IB_CM_REJ_STALE_CONN);
+	rt_expect_stale(env);
 	KUNIT_EXPECT_EQ(test, cenv_count(env, 1, IB_CM_REQ_RECEIVED), 1);
 	KUNIT_EXPECT_EQ(test, b->state, IB_CM_TIMEWAIT);
 }
@@ -498,19 +511,11 @@ static void req_stale_in_timewait(struct kunit *test)
 static void destroy_in_timewait_forgets(struct kunit *test)
 {
 	struct cenv *env = cenv_new(test, false);
-	struct ib_cm_id *a, *b, *again;
-	struct ib_cm_req_param req;
-	struct sa_path_rec path;
-	struct cenv_event *e;
+	struct ib_cm_id *a, *b;
 
 	b = rt_timewait(env, &a);
 	cenv_destroy(env, b);
-	again = cenv_req_ready(env, RT_SID, &path, &req);
-	KUNIT_ASSERT_EQ(test, ib_send_cm_req(again, &req), 0);
-	e = cenv_expect(env, 1, IB_CM_REQ_RECEIVED);
-	KUNIT_EXPECT_PTR_NE(test, e->id, b);
-	KUNIT_EXPECT_EQ(test, e->ev.param.req_rcvd.remote_qpn, req.qp_num);
-	KUNIT_EXPECT_EQ(test, cenv_count(env, 0, IB_CM_REJ_RECEIVED), 0);
+	rt_expect_new(env, b);
 	KUNIT_EXPECT_EQ(test, cenv_late(env), 0);
 }
 
