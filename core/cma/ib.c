@@ -515,6 +515,47 @@ static int cma_ib_pdata(struct cma_id *priv, struct rdma_conn_param *param,
 	return 0;
 }
 
+/*
+ * What a REQ and a SIDR REQ begin with: their private data (*@data, to
+ * be freed; its length in *@len), which must fit in @room, and the ib_cm
+ * ID they go from, with handler @h, in priv->cm.ib.
+ */
+static int cma_ib_start(struct cma_id *priv, struct rdma_conn_param *param,
+			size_t room, ib_cm_handler h, u8 **data, u8 *len)
+{
+	size_t off = cma_ib_hdr_len(priv);
+	struct ib_cm_id *cm_id;
+	int ret;
+
+	if (off + param->private_data_len > room)
+		return -EINVAL;
+	*len = off + param->private_data_len;
+	ret = cma_ib_pdata(priv, param, off, *len, data);
+	if (ret)
+		return ret;
+	cm_id = ib_create_cm_id(priv->id.device, h, priv);
+	if (IS_ERR(cm_id)) {
+		kfree(*data);
+		return PTR_ERR(cm_id);
+	}
+	priv->cm.ib = cm_id;
+	return 0;
+}
+
+/* The end of cma_ib_start()'s send: @ret, its status; @data is freed */
+static int cma_ib_sent(struct cma_id *priv, int ret, u8 *data)
+{
+	struct ib_cm_id *cm_id;
+
+	kfree(data);
+	if (ret) {
+		cm_id = priv->cm.ib;
+		priv->cm.ib = NULL;
+		ib_destroy_cm_id(cm_id);
+	}
+	return ret;
+}
+
 /**
  * cma_ib_connect - send the REQ of an ID's connection
  * @priv: the ID, in CMA_CONNECT with a resolved route
@@ -525,34 +566,16 @@ static int cma_ib_pdata(struct cma_id *priv, struct rdma_conn_param *param,
 int cma_ib_connect(struct cma_id *priv, struct rdma_conn_param *param)
 {
 	struct ib_cm_req_param req = {};
-	size_t off = cma_ib_hdr_len(priv);
-	struct ib_cm_id *cm_id;
 	u8 *data;
 	int ret;
 
-	if (off + param->private_data_len > IB_CM_REQ_PRIVATE_DATA_SIZE)
-		return -EINVAL;
-	req.private_data_len = off + param->private_data_len;
-	ret = cma_ib_pdata(priv, param, off, req.private_data_len, &data);
+	ret = cma_ib_start(priv, param, IB_CM_REQ_PRIVATE_DATA_SIZE,
+			   cma_ib_handler, &data, &req.private_data_len);
 	if (ret)
 		return ret;
-
-	cm_id = ib_create_cm_id(priv->id.device, cma_ib_handler, priv);
-	if (IS_ERR(cm_id)) {
-		ret = PTR_ERR(cm_id);
-		goto out;
-	}
 	req.private_data = data;
 	cma_req_fill(priv, param, &req);
-	priv->cm.ib = cm_id;
-	ret = ib_send_cm_req(cm_id, &req);
-	if (ret) {
-		priv->cm.ib = NULL;
-		ib_destroy_cm_id(cm_id);
-	}
-out:
-	kfree(data);
-	return ret;
+	return cma_ib_sent(priv, ib_send_cm_req(priv->cm.ib, &req), data);
 }
 
 /**
@@ -765,37 +788,18 @@ static int cma_sidr_handler(struct ib_cm_id *cm_id,
 int cma_ib_sidr_query(struct cma_id *priv, struct rdma_conn_param *param)
 {
 	struct ib_cm_sidr_req_param req = {};
-	size_t off = cma_ib_hdr_len(priv);
-	struct ib_cm_id *cm_id;
 	u8 *data;
 	int ret;
 
-	if (off + param->private_data_len > IB_CM_SIDR_REQ_PRIVATE_DATA_SIZE)
-		return -EINVAL;
-	req.private_data_len = off + param->private_data_len;
-	ret = cma_ib_pdata(priv, param, off, req.private_data_len, &data);
+	ret = cma_ib_start(priv, param, IB_CM_SIDR_REQ_PRIVATE_DATA_SIZE,
+			   cma_sidr_handler, &data, &req.private_data_len);
 	if (ret)
 		return ret;
-
-	cm_id = ib_create_cm_id(priv->id.device, cma_sidr_handler, priv);
-	if (IS_ERR(cm_id)) {
-		ret = PTR_ERR(cm_id);
-		goto out;
-	}
 	req.private_data = data;
 	req.path = priv->id.route.path_rec;
 	req.sgid_attr = priv->id.route.addr.dev_addr.sgid_attr;
 	req.service_id = rdma_get_service_id(&priv->id, cma_dst(priv));
 	req.timeout_ms = 1 << (CMA_CM_RESPONSE_TIMEOUT - 8);
 	req.max_cm_retries = CMA_MAX_CM_RETRIES;
-
-	priv->cm.ib = cm_id;
-	ret = ib_send_cm_sidr_req(cm_id, &req);
-	if (ret) {
-		priv->cm.ib = NULL;
-		ib_destroy_cm_id(cm_id);
-	}
-out:
-	kfree(data);
-	return ret;
+	return cma_ib_sent(priv, ib_send_cm_sidr_req(priv->cm.ib, &req), data);
 }
