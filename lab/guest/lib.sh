@@ -255,6 +255,29 @@ lab_fio_verify() {
 	return $_fst
 }
 
+# lab_lio_run SCENARIO: the course of a scenario that exports a block
+# device from a LIO target to a SCSI initiator over RDMA (iser.sh, srp.sh),
+# in the scenario's own functions: setup, target_up (the target in
+# configfs: SCENARIO/target/configfs), login (the initiator's disk in
+# $DISK), fio with crc32c verification (4k random writes of $SZ4K, 128k
+# sequential of $SZ128K, on $T: SCENARIO/fio/*), logout, and teardown
+# whatever happened.
+lab_lio_run() {
+	if setup; then
+		if target_up; then
+			lab_pass "$1/target/configfs"
+			if login; then
+				lab_fio_verify "$1" "$T" rand4k "$DISK" randwrite 4k "$SZ4K"
+				lab_fio_verify "$1" "$T" seq128k "$DISK" write 128k "$SZ128K"
+				logout
+			fi
+		else
+			lab_fail "$1/target/configfs" "$(find "$CFS" -maxdepth 5 2>&1 | head -20)"
+		fi
+	fi
+	teardown
+}
+
 # lab_uptime: the guest's whole seconds since boot, in _up (no process).
 lab_uptime() {
 	read -r _up _ </proc/uptime

@@ -100,8 +100,6 @@ iscsi_disk() {
 	return 1
 }
 
-fio_verify() { lab_fio_verify $S $T "$@"; }
-
 login() {
 	iscsid_up || { fail iscsid "iscsid did not come up"; return 1; }
 	# The node record, bound to the built-in "iser" iface.
@@ -143,16 +141,4 @@ teardown() {
 	lab_rxe_teardown $S
 }
 
-if setup; then
-	if target_up; then
-		pass target/configfs
-		if login; then
-			fio_verify rand4k "$DISK" randwrite 4k $SZ4K
-			fio_verify seq128k "$DISK" write 128k $SZ128K
-			logout
-		fi
-	else
-		fail target/configfs "$(find $CFS -maxdepth 5 2>&1 | head -20)"
-	fi
-fi
-teardown
+lab_lio_run $S

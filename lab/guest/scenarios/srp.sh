@@ -98,8 +98,6 @@ srp_disk() {
 	return 1
 }
 
-fio_verify() { lab_fio_verify $S $T "$@"; }
-
 login() {
 	_h=/sys/class/infiniband_srp/srp-rxe1-1
 	[ -e $_h/add_target ] || { fail login/srp-host "no $_h"; return 1; }
@@ -139,16 +137,4 @@ teardown() {
 	lab_rxe_teardown $S
 }
 
-if setup; then
-	if target_up; then
-		pass target/configfs
-		if login; then
-			fio_verify rand4k "$DISK" randwrite 4k $SZ4K
-			fio_verify seq128k "$DISK" write 128k $SZ128K
-			logout
-		fi
-	else
-		fail target/configfs "$(find $CFS -maxdepth 5 2>&1 | head -20)"
-	fi
-fi
-teardown
+lab_lio_run $S
