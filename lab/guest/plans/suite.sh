@@ -143,11 +143,18 @@ run_kunit() {
 # Seconds since boot, whole: the times the host files under times.txt.
 uptime_s() { cut -d. -f1 /proc/uptime; }
 
-# salvage: after a scenario was killed, undo what it may have left that
-# holds the stack (NVMe controllers over RDMA, RDMA links, the veth
-# pair), so that its failure does not become every later scenario's
+# salvage: after a scenario was killed or left modules loaded, undo what
+# it may have left that holds the stack (NVMe controllers, iSCSI sessions,
+# SRP remote ports and NFS mounts over RDMA, RDMA links, the veth pair),
+# so that its failure does not become every later scenario's
 salvage() {
 	command -v nvme >/dev/null && timeout 60 nvme disconnect-all >/dev/null 2>&1
+	command -v iscsiadm >/dev/null &&
+		timeout 60 iscsiadm -m node --logoutall=all >/dev/null 2>&1
+	for _p in /sys/class/srp_remote_ports/port-*/delete; do
+		[ -e "$_p" ] && echo 1 >"$_p"
+	done
+	timeout 60 umount -f -a -t nfs,nfs4 2>/dev/null
 	for _d in /sys/class/infiniband/*; do
 		[ -e "$_d" ] && rdma link delete "${_d##*/}" 2>/dev/null
 	done
@@ -172,6 +179,7 @@ run_scenario() {
 	fi
 	if lab_rdma_left >/dev/null; then
 		lab_fail "$_s/cleanup" "left loaded: $(lab_rdma_left)"
+		salvage
 		lab_unload_all
 		rc=1
 	fi
