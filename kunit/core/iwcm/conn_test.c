@@ -2,11 +2,13 @@
 /*
  * KUnit suite rdma_iwcm_conn: the good paths of iw_cm (core/iwcm/):
  * listen, connect, the request with the active side's private data and
- * addresses, accept with private data both ways, established on both
- * sides, graceful and abrupt disconnect from either side and both, the
- * close on both sides, the QP's references and state moves, reject with
- * private data, a connect nobody listens to, and the listen backlog (its
- * default and the sysctl that sets it, requests beyond it refused).
+ * addresses, a connect from port 0 (the driver's port in m_local_addr,
+ * the consumer's in its event), accept with private data both ways,
+ * established on both sides, graceful and abrupt disconnect from either
+ * side and both, the close on both sides, the QP's references and state
+ * moves, reject with private data, a connect nobody listens to, and the
+ * listen backlog (its default and the sysctl that sets it, requests
+ * beyond it refused).
  */
 #include <linux/delay.h>
 #include "ienv.h"
@@ -80,6 +82,29 @@ static void conn_accept_fields(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ienv_qp_refs(env->qp), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&to_iwd_qp(env->qa)->state),
 			IB_QPS_RTS);
+}
+
+/*
+ * A connect from port 0: the driver picks the port, as TCP would, and
+ * reports it with the connect reply; iw_cm keeps it in m_local_addr, and
+ * the consumer's event still shows the consumer's own address.
+ */
+static void conn_ephemeral_port(struct kunit *test)
+{
+	struct ienv *env = test->priv;
+	const struct sockaddr_in *m;
+	struct tc_ev req, rep;
+
+	ienv_connected_from(env, 0);
+	req = tc_get(&env->l, 0);
+	rep = tc_get(&env->a, 0);
+	m = (const struct sockaddr_in *)&env->act->m_local_addr;
+	KUNIT_EXPECT_GE(test, ntohs(m->sin_port), IWD_EPHEMERAL);
+	KUNIT_EXPECT_EQ(test, req.raddr.sin_port, m->sin_port);
+	KUNIT_EXPECT_EQ(test, rep.type, IW_CM_EVENT_CONNECT_REPLY);
+	KUNIT_EXPECT_EQ(test, memcmp(&rep.laddr, &env->act->local_addr,
+				     sizeof(rep.laddr)), 0);
+	KUNIT_EXPECT_EQ(test, rep.laddr.sin_port, 0);
 }
 
 /* Close @from's side with @abrupt; both sides must see one CLOSE. */
@@ -316,6 +341,7 @@ static void conn_backlog_full(struct kunit *test)
 static struct kunit_case iwcm_conn_cases[] = {
 	KUNIT_CASE(conn_request_fields),
 	KUNIT_CASE(conn_accept_fields),
+	KUNIT_CASE(conn_ephemeral_port),
 	KUNIT_CASE(conn_close_graceful_active),
 	KUNIT_CASE(conn_close_graceful_passive),
 	KUNIT_CASE(conn_close_abrupt_active),

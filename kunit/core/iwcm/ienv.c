@@ -172,11 +172,10 @@ struct iw_cm_id *ienv_connect(struct ienv *env, struct tc *tc,
 
 /*
  * The connection every good path starts from: @l listens on @d2 (unless
- * @lis listens already), @a
- * connects with "hello" on @qa, @p accepts with "world" on @qp; both
- * sides up.
+ * @lis listens already), @a connects from port @lport with "hello" on
+ * @qa, @p accepts with "world" on @qp; both sides up.
  */
-void ienv_connected(struct ienv *env)
+void ienv_connected_from(struct ienv *env, u16 lport)
 {
 	struct iw_cm_conn_param param = {
 		.private_data = "world",
@@ -191,7 +190,7 @@ void ienv_connected(struct ienv *env)
 
 	if (!env->lis)
 		env->lis = ienv_listen(env, env->d2, &env->l, IENV_PORT, 8);
-	env->act = ienv_connect(env, &env->a, env->qa, 5000, IENV_PORT,
+	env->act = ienv_connect(env, &env->a, env->qa, lport, IENV_PORT,
 				"hello");
 	/* This connection's request: the listener's next event */
 	KUNIT_ASSERT_TRUE(test, tc_wait(&env->l, nl + 1));
@@ -200,6 +199,12 @@ void ienv_connected(struct ienv *env)
 	KUNIT_ASSERT_TRUE(test, tc_wait(&env->a, na + 1));
 	KUNIT_ASSERT_TRUE(test, tc_wait(&env->p, np + 1));
 	KUNIT_ASSERT_EQ(test, tc_get(&env->a, na).status, 0);
+}
+
+/* ienv_connected_from() port 5000 */
+void ienv_connected(struct ienv *env)
+{
+	ienv_connected_from(env, 5000);
 }
 
 /* Destroy *@cm_id if the case has not, and mark its consumer. */

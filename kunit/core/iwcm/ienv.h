@@ -117,6 +117,7 @@ struct iw_cm_id *ienv_listen(struct ienv *env, struct iwd *d, struct tc *tc,
 struct iw_cm_id *ienv_connect(struct ienv *env, struct tc *tc,
 			      struct ib_qp *qp, u16 lport, u16 port,
 			      const char *pdata);
+void ienv_connected_from(struct ienv *env, u16 lport);
 void ienv_connected(struct ienv *env);
 void ienv_destroy(struct iw_cm_id **cm_id, struct tc *tc);
 int ienv_qp_refs(struct ib_qp *qp);

@@ -18,7 +18,9 @@
  * its connection gracefully (the peer gets DISCONNECT, then both CLOSE),
  * one moved to the error state resets it (the peer's CLOSE has
  * -ECONNRESET); a request nobody answers is reset after the MPA timeout
- * (iwd_set_mpa_timeout(), off by default).  It checks nothing iw_cm
+ * (iwd_set_mpa_timeout(), off by default).  A connect from port 0 goes
+ * out from a port of the double's choosing, as from a TCP stack, and the
+ * events of the connection report that address.  It checks nothing iw_cm
  * checks.
  */
 #ifndef RDMA_KUNIT_IWD_H
@@ -30,6 +32,8 @@
 #include <rdma/iw_cm.h>
 
 #define IWD_MAX_PDATA	255
+/* The first port a connect from port 0 may get */
+#define IWD_EPHEMERAL	49152
 
 /* Driver operations iwd_fail_next() can make fail once. */
 enum iwd_op {

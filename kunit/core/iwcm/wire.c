@@ -343,6 +343,20 @@ static void iwd_ep_bind(struct iwd_ep *ep, struct iw_cm_id *cm_id,
 	qp->ep = ep;
 }
 
+/*
+ * A local address with port 0 gets one, as a TCP stack's connect would:
+ * the next of the ephemeral range, in turn (atomic).
+ */
+static void iwd_pick_port(struct sockaddr_storage *addr)
+{
+	static atomic_t next = ATOMIC_INIT(0);
+	struct sockaddr_in *sin = (struct sockaddr_in *)addr;
+
+	if (sin->sin_family == AF_INET && !sin->sin_port)
+		sin->sin_port = htons(IWD_EPHEMERAL +
+				      atomic_inc_return(&next) % 16384);
+}
+
 static int iwd_iw_connect(struct iw_cm_id *cm_id,
 			  struct iw_cm_conn_param *param)
 {
@@ -365,6 +379,7 @@ static int iwd_iw_connect(struct iw_cm_id *cm_id,
 	if (!ep)
 		return -ENOMEM;
 	ep->laddr = cm_id->m_local_addr;
+	iwd_pick_port(&ep->laddr);
 	ep->raddr = cm_id->m_remote_addr;
 	ep->ord = param->ord;
 	ep->ird = param->ird;
