@@ -5,7 +5,8 @@
  * veth pair (cenv.h), the active side in init_net (10.74.0.1), the
  * passive side in the namespace ktcma (10.74.0.2), connected through
  * ib_cm: address and route resolution, listening, connect, accept,
- * reject, disconnect, UD (SIDR), multicast, device removal, and the
+ * reject, disconnect, a REQ that never leaves (unreachable), UD (SIDR),
+ * multicast, device removal, and the
  * errnos of calls made in the wrong state.
  */
 #include <kunit/test.h>
@@ -407,6 +408,26 @@ static void no_listener_on_port(struct kunit *test)
 					 RDMA_CM_EVENT_CONNECT_REQUEST), 0);
 }
 
+/*
+ * A REQ the device fails to send is a REQ nobody answered: the ULP hears
+ * RDMA_CM_EVENT_UNREACHABLE with -ETIMEDOUT, and no listener hears of it.
+ */
+static void req_lost_unreachable(struct kunit *test)
+{
+	struct cenv_case *c = cenv_case(test, true);
+	struct rdma_cm_id *id;
+	const struct cenv_event *ev;
+
+	listener(test, c, RDMA_PS_TCP, IB_QPT_RC, "10.74.0.2");
+	id = routed(test, c, RDMA_PS_TCP, IB_QPT_RC, PORT);
+	tdev_fail(c->a, TDEV_FAIL_SEND_WR, true);
+	connect_with(test, id, hello, sizeof(hello));
+	ev = cenv_wait(test, &c->rec, id, RDMA_CM_EVENT_UNREACHABLE);
+	KUNIT_EXPECT_EQ(test, ev->event.status, -ETIMEDOUT);
+	KUNIT_EXPECT_EQ(test, cenv_count(&c->rec, NULL,
+					 RDMA_CM_EVENT_CONNECT_REQUEST), 0);
+}
+
 static void wildcard_listener_refusing(struct kunit *test)
 {
 	struct cenv_case *c = cenv_case(test, true);
@@ -658,6 +679,7 @@ static struct kunit_case cma_conn_cases[] = {
 	KUNIT_CASE(connect_accept_disconnect),
 	KUNIT_CASE(reject_with_private_data),
 	KUNIT_CASE(no_listener_on_port),
+	KUNIT_CASE(req_lost_unreachable),
 	KUNIT_CASE(wildcard_listener_refusing),
 	KUNIT_CASE(refused_for_memory_is_retried),
 	KUNIT_CASE(too_much_private_data),
