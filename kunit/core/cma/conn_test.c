@@ -6,8 +6,8 @@
  * passive side in the namespace ktcma (10.74.0.2), connected through
  * ib_cm: address and route resolution, listening, connect, accept,
  * reject, disconnect, a REQ that never leaves (unreachable), UD (SIDR),
- * multicast, device removal, and the
- * errnos of calls made in the wrong state.
+ * multicast, device removal, and the errnos of calls made in the wrong
+ * state.
  */
 #include <kunit/test.h>
 #include <linux/etherdevice.h>
