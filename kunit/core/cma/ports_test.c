@@ -2,8 +2,9 @@
 /*
  * Suite "rdma_cm_ports" (core/cma/ports.c, the binding half of addr.c):
  * wildcard binds of the port spaces, ephemeral ports, the sharing rules
- * (reuseaddr, afonly), the service ID of a port, and the errnos of bad
- * binds.  No device and no connection manager needed.
+ * (reuseaddr, afonly, a wildcard against a specific address), the
+ * service ID of a port, and the errnos of bad binds.  No connection
+ * manager needed, and a device only for binds to a specific address.
  */
 #include <kunit/test.h>
 #include <net/ip.h>
@@ -42,6 +43,22 @@ static void wildcard_twice_conflicts(struct kunit *test)
 	/* another port space does not conflict */
 	KUNIT_EXPECT_EQ(test, port_of(bound(test, c, "0.0.0.0", PORT + 1, -1,
 					    0)), PORT + 1);
+}
+
+/*
+ * A wildcard bind holds its port for every address, and a bind to one
+ * address holds it against a later wildcard; two binds to the same
+ * address and port are "in use".  Specific addresses need a device.
+ */
+static void wildcard_and_specific_conflict(struct kunit *test)
+{
+	struct cenv_case *c = cenv_case(test, true);
+
+	bound(test, c, "0.0.0.0", PORT, -1, 0);
+	bound(test, c, "10.74.0.1", PORT, -1, -EADDRNOTAVAIL);
+	bound(test, c, "10.74.0.1", PORT + 2, -1, 0);
+	bound(test, c, "0.0.0.0", PORT + 2, -1, -EADDRNOTAVAIL);
+	bound(test, c, "10.74.0.1", PORT + 2, -1, -EADDRINUSE);
 }
 
 static void reuseaddr_shares(struct kunit *test)
@@ -174,6 +191,7 @@ static void service_ids(struct kunit *test)
 
 static struct kunit_case cma_ports_cases[] = {
 	KUNIT_CASE(wildcard_twice_conflicts),
+	KUNIT_CASE(wildcard_and_specific_conflict),
 	KUNIT_CASE(reuseaddr_shares),
 	KUNIT_CASE(udp_space_is_separate),
 	KUNIT_CASE(ephemeral_port_in_range),
@@ -186,6 +204,8 @@ static struct kunit_case cma_ports_cases[] = {
 
 static struct kunit_suite cma_ports_suite = {
 	.name = "rdma_cm_ports",
+	.suite_init = cenv_up,
+	.suite_exit = cenv_down,
 	.test_cases = cma_ports_cases,
 };
 
