@@ -253,6 +253,9 @@ enum mad_send_state {
  * @internal: sent by the MAD layer itself (RMPP ACK, STOP, ABORT): its
  *	end frees it instead of reaching the send_handler
  * @responded: its response arrived
+ * @delivering: that response is being delivered (send_match() until
+ *	send_responded()): the receive path owns the send and reports it;
+ *	nothing else may
  * @pad: bytes of padding after the data
  * @rmpp: RMPP sending state (rmpp.c): next segment, window, last ACK
  * @payload: the data of an RMPP send, segment after segment
@@ -279,6 +282,7 @@ struct mad_send {
 	bool in_hw;
 	bool internal;
 	bool responded;
+	bool delivering;
 	int pad;
 	struct {
 		int seg;	/* the segment being sent, 1-based */

@@ -222,22 +222,37 @@ void send_report_fn(struct work_struct *work)
 	spin_unlock_irq(&ma->lock);
 }
 
+/*
+ * The end of @ms, under the lock: off its list and done.  Return: whether
+ * the caller reports it; not while its response is being delivered, when
+ * send_responded() does.
+ */
+static bool send_end_locked(struct mad_send *ms)
+{
+	lockdep_assert_held(&ms->ma->lock);
+	ms->state = MAD_SEND_DONE;
+	list_del_init(&ms->link);
+	return !ms->delivering;
+}
+
 /* Posts the current work request of @ms; reports it if that fails. */
 static void send_post_or_fail(struct mad_send *ms)
 {
 	struct mad_agent *ma = ms->ma;
 	int ret = qp_post_send(ms);
+	bool report;
 
 	if (!ret)
 		return;
+
 	spin_lock_irq(&ma->lock);
 	ms->in_hw = false;
 	if (ms->status == IB_WC_SUCCESS)
 		ms->status = IB_WC_GENERAL_ERR;
-	list_del_init(&ms->link);
-	ms->state = MAD_SEND_DONE;
+	report = send_end_locked(ms);
 	spin_unlock_irq(&ma->lock);
-	send_report(ms);
+	if (report)
+		send_report(ms);
 }
 
 /**
@@ -279,8 +294,10 @@ void send_hw_done(struct mad_send *ms, enum ib_wc_status status)
 	if (ma->dying && ms->status == IB_WC_SUCCESS && !ms->responded &&
 	    ms->timeout)
 		ms->status = IB_WC_WR_FLUSH_ERR;
-	ms->state = MAD_SEND_DONE;
-	list_del_init(&ms->link);
+	if (!send_end_locked(ms)) {
+		spin_unlock_irq(&ma->lock);
+		return;
+	}
 	spin_unlock_irq(&ma->lock);
 	send_report(ms);
 }
@@ -355,6 +372,7 @@ static int send_one(struct mad_send *ms)
 	ms->buf.retries = 0;
 	ms->status = IB_WC_SUCCESS;
 	ms->responded = false;
+	ms->delivering = false;
 	ms->wr.ah = ms->buf.ah;
 	if (ms->rmpp.active)
 		rmpp_send_first(ms);
@@ -598,6 +616,44 @@ static bool send_same_peer(struct mad_send *ms,
 	return same;
 }
 
+/*
+ * @ms answers a response: the receive path owns it from now on.  If the
+ * hardware gave it back already, it leaves the waiting list, so that no
+ * timer, cancel or RMPP ACK reports it under the receive path's feet.
+ */
+static void send_take(struct mad_send *ms)
+{
+	lockdep_assert_held(&ms->ma->lock);
+	ms->responded = true;
+	ms->delivering = true;
+	if (ms->state == MAD_SEND_WAITING)
+		send_end_locked(ms);
+}
+
+/*
+ * The response was not @ms's after all (another peer): back to waiting,
+ * or, once the agent is going, reported as flushed.
+ */
+static void send_untake(struct mad_send *ms)
+{
+	struct mad_agent *ma = ms->ma;
+	unsigned long now = jiffies;
+
+	lockdep_assert_held(&ma->lock);
+	ms->responded = false;
+	ms->delivering = false;
+	if (ms->in_hw)
+		return;		/* the hardware's completion decides */
+	list_add_tail(&ms->link, &ma->waiting);
+	if (ma->dying) {
+		ms->status = IB_WC_WR_FLUSH_ERR;
+		send_queue_report(ms);
+		return;
+	}
+	send_wait(ms, time_after(ms->deadline, now) ? ms->deadline - now :
+						      ms->timeout);
+}
+
 /**
  * send_match - the request a received response answers
  * @ma: the agent the response's TID names
@@ -608,8 +664,8 @@ static bool send_same_peer(struct mad_send *ms,
  * is marked as answered: its timer no longer runs and a second response
  * finds nothing.
  *
- * Return: the request, or NULL.  The request stays the agent's: the
- * caller delivers the response, then calls send_responded().
+ * Return: the request, or NULL.  The request stays alive and unreported
+ * until the caller, having delivered the response, calls send_responded().
  */
 struct mad_send *send_match(struct mad_agent *ma,
 			    const struct ib_mad_recv_wc *rwc)
@@ -632,11 +688,11 @@ struct mad_send *send_match(struct mad_agent *ma,
 		}
 	}
 	if (found)
-		found->responded = true;
+		send_take(found);
 	spin_unlock_irq(&ma->lock);
 	if (found && !send_same_peer(found, rwc)) {
 		spin_lock_irq(&ma->lock);
-		found->responded = false;
+		send_untake(found);
 		spin_unlock_irq(&ma->lock);
 		found = NULL;
 	}
@@ -647,23 +703,22 @@ struct mad_send *send_match(struct mad_agent *ma,
  * send_responded - the response of a matched request was delivered
  * @ms: the request of send_match()
  *
- * A request the hardware already gave back is reported now, with
- * success; one it still has, when it gives it back.
+ * A request the hardware already gave back is reported now; one it still
+ * has, when it gives it back.
  */
 void send_responded(struct mad_send *ms)
 {
 	struct mad_agent *ma = ms->ma;
+	bool report;
 
 	spin_lock_irq(&ma->lock);
-	if (ms->state != MAD_SEND_WAITING) {
-		spin_unlock_irq(&ma->lock);
-		return;
-	}
-	ms->state = MAD_SEND_DONE;
-	list_del_init(&ms->link);
-	send_timer_arm(ma);
+	ms->delivering = false;
+	report = !ms->in_hw;
+	if (report)
+		send_timer_arm(ma);
 	spin_unlock_irq(&ma->lock);
-	send_report(ms);
+	if (report)
+		send_report(ms);
 }
 
 /**

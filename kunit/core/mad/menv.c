@@ -42,6 +42,22 @@ static void menv_answer(struct ib_mad_agent *agent,
 	}
 }
 
+/*
+ * A consumer that cancels the request a response answers from the
+ * response's handler, and then gives the request's end 200 ms to come
+ * (it must not: the handler may still use the buffer).
+ */
+static void menv_cancel_answered(struct menv_agent *a,
+				 struct ib_mad_send_buf *send_buf)
+{
+	int n = atomic_read(&a->nsend);
+
+	ib_cancel_mad(send_buf);
+	a->sent_in_recv = wait_event_timeout(a->wq,
+					     atomic_read(&a->nsend) != n,
+					     msecs_to_jiffies(200));
+}
+
 static void menv_recv(struct ib_mad_agent *agent,
 		      struct ib_mad_send_buf *send_buf,
 		      struct ib_mad_recv_wc *rwc)
@@ -60,6 +76,8 @@ static void menv_recv(struct ib_mad_agent *agent,
 	a->last_had_send = send_buf;
 	if (a->answer && !ib_response_mad(&rwc->recv_buf.mad->mad_hdr))
 		menv_answer(agent, rwc);
+	if (a->cancel_in_recv && send_buf)
+		menv_cancel_answered(a, send_buf);
 	ib_free_recv_mad(rwc);
 	atomic_inc(&a->nrecv);
 	wake_up(&a->wq);

@@ -19,6 +19,9 @@
  * @agent: the registered agent
  * @answer: reply to each request received with its GetResp (method
  *	| 0x80), same TID, the request's data
+ * @cancel_in_recv: cancel the request a response answers from the
+ *	response's handler, and wait there 200 ms for the request's end
+ * @sent_in_recv: that end came while the handler waited (it must not)
  * @wq: woken on each callback
  * @nrecv: MADs received
  * @nsend: sends reported
@@ -36,6 +39,8 @@
 struct menv_agent {
 	struct ib_mad_agent *agent;
 	bool answer;
+	bool cancel_in_recv;
+	bool sent_in_recv;
 	wait_queue_head_t wq;
 	atomic_t nrecv;
 	atomic_t nsend;

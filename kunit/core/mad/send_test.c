@@ -159,6 +159,37 @@ static void st_cancel(struct kunit *test)
 	st_pair_free(&p);
 }
 
+/*
+ * The requester cancels its request from the handler of the response:
+ * the request is answered, so its end comes once, after the handler has
+ * returned, with success.
+ */
+static void st_cancel_in_response(struct kunit *test)
+{
+	struct st_pair p;
+	struct menv_agent *resp;
+	struct ib_mad_send_buf *buf;
+
+	st_pair_make(test, &p, false);
+	resp = menv_agent(test, &p.b->ibdev, 1, IB_QPT_GSI, ST_CLASS, 1,
+			  IB_MGMT_METHOD_GET, 0);
+	resp->answer = true;
+	p.req->cancel_in_recv = true;
+	buf = menv_mad(test, p.req, p.ah, 1, ST_CLASS, 1, IB_MGMT_METHOD_GET,
+		       0x78);
+	buf->timeout_ms = ST_TIMEOUT_MS;
+	KUNIT_ASSERT_EQ(test, ib_post_send_mad(buf, NULL), 0);
+	KUNIT_EXPECT_TRUE(test, menv_wait(&p.req->nsend, 1, p.req));
+	KUNIT_EXPECT_EQ(test, atomic_read(&p.req->nrecv), 1);
+	KUNIT_EXPECT_FALSE(test, p.req->sent_in_recv);
+	KUNIT_EXPECT_EQ(test, p.req->last_status, IB_WC_SUCCESS);
+	msleep(50);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p.req->nsend), 1);
+	KUNIT_EXPECT_TRUE(test, menv_wait(&resp->nsend, 1, resp));
+	menv_agent_free(resp);
+	st_pair_free(&p);
+}
+
 /* A shorter timeout takes effect from now; a buffer not posted: -EINVAL. */
 static void st_modify(struct kunit *test)
 {
@@ -272,6 +303,7 @@ static struct kunit_case st_cases[] = {
 	KUNIT_CASE(st_unsolicited),
 	KUNIT_CASE(st_timeout_retries),
 	KUNIT_CASE(st_cancel),
+	KUNIT_CASE(st_cancel_in_response),
 	KUNIT_CASE(st_modify),
 	KUNIT_CASE(st_unregister_outstanding),
 	KUNIT_CASE(st_bad_post),
