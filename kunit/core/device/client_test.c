@@ -5,12 +5,10 @@
  * unregistration.
  */
 #include <kunit/test.h>
-#include <linux/cpumask.h>
 #include <linux/delay.h>
 #include <linux/kprobes.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
-#include <linux/timekeeping.h>
 #include "tk.h"
 #include "vk.h"
 
@@ -476,59 +474,62 @@ static void unregister_client_during_add(struct kunit *test)
  * the device for it (ibclient_add_one() entered) while the client is
  * unregistered: ib_unregister_client() must wait for that add() and then
  * remove the client from the device, so that no callback of the client
- * runs after it returned.  A kprobe holds the registering thread at the
- * entry of ibclient_add_one() (spinning: a probe cannot sleep) until the
- * case has seen the unregistration wait.  The probe runs with interrupts
- * off, so the registering thread is held on a CPU of its own and the case
- * and the unregistration run on another (a timer of the held CPU would
- * not fire until it is let go).  The hold ends when the case says so, not
- * after a time, so that a slow guest cannot close the window before the
- * case looks; the bound below only keeps a broken case from reaching the
- * soft-lockup watchdog, and the case fails if it was hit.
+ * runs after it returned.
+ *
+ * A kprobe on ibclient_add_one() turns the registering thread aside into
+ * tk_window_detour() when it enters for the case's client: the probe sets
+ * the instruction pointer (the kprobes way of changing the execution
+ * path) at the function's entry, so the detour gets the same arguments and
+ * returns to the same caller.  The detour sleeps until the case lets it
+ * go, then calls ibclient_add_one() itself, which the probe now lets
+ * through.  The window is held by a sleeping thread for as long as the
+ * case needs, whatever the guest's speed.
  */
-#define TK_WINDOW_MAX_NS	(15 * NSEC_PER_SEC)
+#define TK_WINDOW_HIT_WAIT	(60 * HZ)	/* only against a hang */
 
+typedef void (*tk_add_one_fn)(struct ib_device *device,
+			      struct ib_client *client);
+
+/* Set by the case before the registration starts, read by the probe. */
 static struct tk_client *tk_window_client;
-static struct task_struct *tk_window_task;
-static atomic_t tk_window_hit, tk_window_go, tk_window_expired;
-static unsigned int tk_window_case_cpu, tk_window_held_cpu;
+static struct task_struct *tk_window_task;	/* cleared by the probe */
+static DECLARE_COMPLETION(tk_window_hit);
+static DECLARE_COMPLETION(tk_window_go);
 
-static int tk_window_pre(struct kprobe *kp, struct pt_regs *regs)
-{
-	struct ib_client *client = (void *)regs_get_kernel_argument(regs, 1);
-	u64 end = ktime_get_mono_fast_ns() + TK_WINDOW_MAX_NS;
-
-	if (current != READ_ONCE(tk_window_task) ||
-	    client != &tk_window_client->client)
-		return 0;
-	atomic_set(&tk_window_hit, 1);
-	while (!atomic_read(&tk_window_go)) {
-		if (ktime_get_mono_fast_ns() > end) {
-			atomic_set(&tk_window_expired, 1);
-			break;
-		}
-		udelay(10);
-	}
-	return 0;
-}
+static int tk_window_pre(struct kprobe *kp, struct pt_regs *regs);
 
 static struct kprobe tk_window_probe = {
 	.symbol_name = "ibclient_add_one",
 	.pre_handler = tk_window_pre,
 };
 
+static void tk_window_detour(struct ib_device *device,
+			     struct ib_client *client)
+{
+	tk_add_one_fn add_one = (tk_add_one_fn)tk_window_probe.addr;
+
+	complete(&tk_window_hit);
+	wait_for_completion(&tk_window_go);
+	add_one(device, client);
+}
+
+static int tk_window_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct ib_client *client = (void *)regs_get_kernel_argument(regs, 1);
+
+	if (current != READ_ONCE(tk_window_task) ||
+	    client != &tk_window_client->client)
+		return 0;
+	WRITE_ONCE(tk_window_task, NULL);	/* the detour's call goes through */
+	instruction_pointer_set(regs, (unsigned long)tk_window_detour);
+	return 1;	/* no single step: resume at the new address */
+}
+
 static void tk_window_register_fn(void *arg)
 {
-	set_cpus_allowed_ptr(current, cpumask_of(tk_window_held_cpu));
 	WRITE_ONCE(tk_window_task, current);
 	tdev_register(arg);
 	WRITE_ONCE(tk_window_task, NULL);
-}
-
-static void tk_window_unregister_fn(void *arg)
-{
-	set_cpus_allowed_ptr(current, cpumask_of(tk_window_case_cpu));
-	ib_unregister_client(arg);
 }
 
 static void unregister_client_before_claim(struct kunit *test)
@@ -537,16 +538,12 @@ static void unregister_client_before_claim(struct kunit *test)
 	struct tk_client *c = tk_client_init(0, NULL);
 	struct tk_thread reg, unreg;
 	struct tdev *td = tk_new_dev(test, &p);
-	int i;
 
-	if (num_online_cpus() < 2)
-		kunit_skip(test, "the held thread needs a CPU of its own");
-	tk_window_case_cpu = cpumask_first(cpu_online_mask);
-	tk_window_held_cpu = cpumask_next(tk_window_case_cpu, cpu_online_mask);
-	set_cpus_allowed_ptr(current, cpumask_of(tk_window_case_cpu));
-	atomic_set(&tk_window_hit, 0);
-	atomic_set(&tk_window_go, 0);
-	atomic_set(&tk_window_expired, 0);
+	/* Calling the probed address must enter the function (no ENDBR) */
+	if (IS_ENABLED(CONFIG_X86_KERNEL_IBT) || !IS_ENABLED(CONFIG_X86_64))
+		kunit_skip(test, "the detour needs x86-64 without IBT");
+	reinit_completion(&tk_window_hit);
+	reinit_completion(&tk_window_go);
 	tk_window_client = c;
 	KUNIT_ASSERT_EQ(test, ib_register_client(&c->client), 0);
 	if (register_kprobe(&tk_window_probe)) {
@@ -554,17 +551,15 @@ static void unregister_client_before_claim(struct kunit *test)
 		kunit_skip(test, "no kprobe on ibclient_add_one");
 	}
 	tk_start(test, &reg, tk_window_register_fn, td);
-	for (i = 0; i < 1500 && !atomic_read(&tk_window_hit); i++)
-		usleep_range(10000, 20000);
-	KUNIT_EXPECT_TRUE(test, atomic_read(&tk_window_hit));
+	KUNIT_EXPECT_NE(test, wait_for_completion_timeout(&tk_window_hit,
+							  TK_WINDOW_HIT_WAIT), 0);
 	/* The registration holds a use of the client: unregistering waits */
-	tk_expect_blocks(test, &unreg, tk_window_unregister_fn, &c->client);
-	atomic_set(&tk_window_go, 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->adds), 0);
+	tk_expect_blocks(test, &unreg, tk_unregister_client_fn, &c->client);
+	complete(&tk_window_go);
 	tk_join(&reg);
 	tk_join(&unreg);
 	unregister_kprobe(&tk_window_probe);
-	KUNIT_EXPECT_FALSE_MSG(test, atomic_read(&tk_window_expired),
-			       "the probe let go before the case looked");
 	/* Added by the registration, and removed by the unregistration */
 	KUNIT_EXPECT_EQ(test, atomic_read(&c->adds), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&c->removes), 1);
