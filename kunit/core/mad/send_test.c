@@ -3,7 +3,8 @@
  * KUnit suite rdma_core_mad_send: core/mad/send.c between two test
  * devices on one fabric, InfiniBand (QP1 by LID) and RoCE (QP1 by GID,
  * with a GRH): requests answered and matched by TID, unsolicited sends,
- * timeouts after retries, cancel and modify, unregistration with sends
+ * timeouts after retries, cancel and modify (also from the handler of
+ * the answer), a response from another port, unregistration with sends
  * outstanding, bad posts.
  */
 #include <kunit/test.h>
@@ -190,6 +191,48 @@ static void st_cancel_in_response(struct kunit *test)
 	st_pair_free(&p);
 }
 
+/*
+ * A response with a waiting request's TID from another port than the one
+ * the request went to is not its answer: dropped ("drop_no_request"), and
+ * the request goes on waiting until its timeout.
+ */
+static void st_response_from_another_peer(struct kunit *test)
+{
+	struct tdev *c = menv_dev(test, false);
+	struct menv_agent *other;
+	struct ib_mad_send_buf *buf, *fake;
+	struct st_pair p;
+	struct ib_ah *ah;
+	u64 before;
+
+	st_pair_make(test, &p, false);
+	other = menv_agent(test, &c->ibdev, 1, IB_QPT_GSI, 0, 0, 0, 0);
+	ah = menv_ah(test, other->agent, &p.a->ibdev, 1);
+	before = menv_counter(&p.a->ibdev, 1, "drop_no_request");
+	buf = menv_mad(test, p.req, p.ah, 1, ST_CLASS, 1, IB_MGMT_METHOD_GET,
+		       0x5a);
+	buf->timeout_ms = 5000;
+	KUNIT_ASSERT_EQ(test, ib_post_send_mad(buf, NULL), 0);
+	KUNIT_EXPECT_TRUE(test, tk_wait_for(menv_counter(&p.a->ibdev, 1,
+							 "sent") >= 1));
+	fake = menv_mad(test, other, ah, 1, ST_CLASS, 1,
+			IB_MGMT_METHOD_GET_RESP, 0x5a);
+	((struct ib_mad_hdr *)fake->mad)->tid =
+		((struct ib_mad_hdr *)buf->mad)->tid;
+	KUNIT_ASSERT_EQ(test, ib_post_send_mad(fake, NULL), 0);
+	KUNIT_EXPECT_TRUE(test, tk_wait_for(menv_counter(&p.a->ibdev, 1,
+							 "drop_no_request") ==
+					    before + 1));
+	KUNIT_EXPECT_TRUE(test, menv_wait(&p.req->nsend, 1, p.req));
+	KUNIT_EXPECT_EQ(test, p.req->last_status, IB_WC_RESP_TIMEOUT_ERR);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p.req->nrecv), 0);
+	KUNIT_EXPECT_TRUE(test, menv_wait(&other->nsend, 1, other));
+	rdma_destroy_ah(ah, RDMA_DESTROY_AH_SLEEPABLE);
+	menv_agent_free(other);
+	tdev_destroy(c);
+	st_pair_free(&p);
+}
+
 /* A shorter timeout takes effect from now; a buffer not posted: -EINVAL. */
 static void st_modify(struct kunit *test)
 {
@@ -304,6 +347,7 @@ static struct kunit_case st_cases[] = {
 	KUNIT_CASE(st_timeout_retries),
 	KUNIT_CASE(st_cancel),
 	KUNIT_CASE(st_cancel_in_response),
+	KUNIT_CASE(st_response_from_another_peer),
 	KUNIT_CASE(st_modify),
 	KUNIT_CASE(st_unregister_outstanding),
 	KUNIT_CASE(st_bad_post),
