@@ -42,6 +42,27 @@ static void st_pair_free(struct st_pair *p)
 	tdev_destroy(p->a);
 }
 
+/* A GET from A's agent to B with @timeout_ms, posted. */
+static struct ib_mad_send_buf *st_post_get(struct kunit *test,
+					   struct st_pair *p, u8 data,
+					   int timeout_ms)
+{
+	struct ib_mad_send_buf *buf;
+
+	buf = menv_mad(test, p->req, p->ah, 1, ST_CLASS, 1, IB_MGMT_METHOD_GET,
+		       data);
+	buf->timeout_ms = timeout_ms;
+	KUNIT_ASSERT_EQ(test, ib_post_send_mad(buf, NULL), 0);
+	return buf;
+}
+
+/* A's port has sent at least one MAD (the request waits for its answer). */
+static void st_wait_sent(struct kunit *test, struct st_pair *p)
+{
+	KUNIT_EXPECT_TRUE(test, tk_wait_for(menv_counter(&p->a->ibdev, 1,
+							 "sent") >= 1));
+}
+
 /* A request from A's agent to B's, answered, matched and reported. */
 static void st_request_response(struct kunit *test, bool roce)
 {
@@ -144,13 +165,9 @@ static void st_cancel(struct kunit *test)
 	struct ib_mad_send_buf *buf;
 
 	st_pair_make(test, &p, false);
-	buf = menv_mad(test, p.req, p.ah, 1, ST_CLASS, 1, IB_MGMT_METHOD_GET,
-		       4);
-	buf->timeout_ms = 60000;
-	KUNIT_ASSERT_EQ(test, ib_post_send_mad(buf, NULL), 0);
+	buf = st_post_get(test, &p, 4, 60000);
 	/* Sent and waiting for its response, then cancelled */
-	KUNIT_EXPECT_TRUE(test, tk_wait_for(menv_counter(&p.a->ibdev, 1,
-							 "sent") >= 1));
+	st_wait_sent(test, &p);
 	msleep(50);
 	KUNIT_EXPECT_EQ(test, ib_modify_mad(buf, 0), 0);
 	KUNIT_EXPECT_TRUE(test, menv_wait(&p.req->nsend, 1, p.req));
@@ -169,17 +186,13 @@ static void st_cancel_in_response(struct kunit *test)
 {
 	struct st_pair p;
 	struct menv_agent *resp;
-	struct ib_mad_send_buf *buf;
 
 	st_pair_make(test, &p, false);
 	resp = menv_agent(test, &p.b->ibdev, 1, IB_QPT_GSI, ST_CLASS, 1,
 			  IB_MGMT_METHOD_GET, 0);
 	resp->answer = true;
 	p.req->cancel_in_recv = true;
-	buf = menv_mad(test, p.req, p.ah, 1, ST_CLASS, 1, IB_MGMT_METHOD_GET,
-		       0x78);
-	buf->timeout_ms = ST_TIMEOUT_MS;
-	KUNIT_ASSERT_EQ(test, ib_post_send_mad(buf, NULL), 0);
+	st_post_get(test, &p, 0x78, ST_TIMEOUT_MS);
 	KUNIT_EXPECT_TRUE(test, menv_wait(&p.req->nsend, 1, p.req));
 	KUNIT_EXPECT_EQ(test, atomic_read(&p.req->nrecv), 1);
 	KUNIT_EXPECT_FALSE(test, p.req->sent_in_recv);
@@ -209,12 +222,8 @@ static void st_response_from_another_peer(struct kunit *test)
 	other = menv_agent(test, &c->ibdev, 1, IB_QPT_GSI, 0, 0, 0, 0);
 	ah = menv_ah(test, other->agent, &p.a->ibdev, 1);
 	before = menv_counter(&p.a->ibdev, 1, "drop_no_request");
-	buf = menv_mad(test, p.req, p.ah, 1, ST_CLASS, 1, IB_MGMT_METHOD_GET,
-		       0x5a);
-	buf->timeout_ms = 5000;
-	KUNIT_ASSERT_EQ(test, ib_post_send_mad(buf, NULL), 0);
-	KUNIT_EXPECT_TRUE(test, tk_wait_for(menv_counter(&p.a->ibdev, 1,
-							 "sent") >= 1));
+	buf = st_post_get(test, &p, 0x5a, 5000);
+	st_wait_sent(test, &p);
 	fake = menv_mad(test, other, ah, 1, ST_CLASS, 1,
 			IB_MGMT_METHOD_GET_RESP, 0x5a);
 	((struct ib_mad_hdr *)fake->mad)->tid =
@@ -245,10 +254,7 @@ static void st_modify(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ib_modify_mad(idle, 100), -EINVAL);
 	ib_free_send_mad(idle);
 
-	buf = menv_mad(test, p.req, p.ah, 1, ST_CLASS, 1, IB_MGMT_METHOD_GET,
-		       6);
-	buf->timeout_ms = 60000;
-	KUNIT_ASSERT_EQ(test, ib_post_send_mad(buf, NULL), 0);
+	buf = st_post_get(test, &p, 6, 60000);
 	KUNIT_EXPECT_EQ(test, ib_modify_mad(buf, 50), 0);
 	KUNIT_EXPECT_TRUE(test, menv_wait(&p.req->nsend, 1, p.req));
 	KUNIT_EXPECT_EQ(test, p.req->last_status, IB_WC_RESP_TIMEOUT_ERR);
@@ -259,16 +265,11 @@ static void st_modify(struct kunit *test)
 static void st_unregister_outstanding(struct kunit *test)
 {
 	struct st_pair p;
-	struct ib_mad_send_buf *buf;
 	int i;
 
 	st_pair_make(test, &p, false);
-	for (i = 0; i < 8; i++) {
-		buf = menv_mad(test, p.req, p.ah, 1, ST_CLASS, 1,
-			       IB_MGMT_METHOD_GET, 10 + i);
-		buf->timeout_ms = 60000;
-		KUNIT_ASSERT_EQ(test, ib_post_send_mad(buf, NULL), 0);
-	}
+	for (i = 0; i < 8; i++)
+		st_post_get(test, &p, 10 + i, 60000);
 	menv_agent_free(p.req);
 	KUNIT_EXPECT_EQ(test, atomic_read(&p.req->nsend), 8);
 	KUNIT_EXPECT_EQ(test, p.req->last_status, IB_WC_WR_FLUSH_ERR);
