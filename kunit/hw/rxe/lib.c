@@ -1,0 +1,7 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The stateless files of hw/rxe/, built into rdma_kunit_rxe as they are
+ * into rdma_rxe: what the suites test is the driver's own code.
+ */
+#include "../../../hw/rxe/wire.c"
+#include "../../../hw/rxe/icrc.c"
