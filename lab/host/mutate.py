@@ -3,8 +3,8 @@
 """Mutation testing of the KUnit suites: the list, the mutants, the verdicts.
 
   mutate.py check LIST [--tree DIR]
-      parse LIST and find every entry's function and text under DIR/core/
-      or DIR/uverbs/ (default: the clone); one line per entry, exit status
+      parse LIST and find every entry's function and text under DIR/core/,
+      DIR/uverbs/ or DIR/hw/ (default: the clone); one line per entry, exit status
       1 if any is stale
   mutate.py build LIST --tree DIR --state DIR --make CMD...
       for each entry: apply it to the mirror DIR (a build directory), run
@@ -60,13 +60,15 @@ SUITES = [
     ('core/cma/', ['rdma_kunit_cma']),
     # ib_uverbs: its suites are all in one module.
     ('uverbs/', ['rdma_kunit_uverbs']),
+    # hw/rxe: its stateless files are built into the suite module itself.
+    ('hw/rxe/', ['rdma_kunit_rxe']),
 ]
 
 # The folders mutations apply to and the module each one builds (its path
 # in the build tree); the longest prefix of the mutated file's path wins.
 # None: a module no KUnit suite tests (rdma_ucm and ib_umad are tested by
 # the VM scenarios only), so its files cannot be mutated.
-ROOTS = ('core/', 'uverbs/')
+ROOTS = ('core/', 'uverbs/', 'hw/')
 MODULES = [
     ('core/', 'core/ib_core.ko'),
     ('core/cm/', 'core/ib_cm.ko'),
@@ -75,6 +77,8 @@ MODULES = [
     ('uverbs/', 'uverbs/ib_uverbs.ko'),
     ('uverbs/ucma/', None),
     ('uverbs/umad/', None),
+    # What the suites of hw/rxe test is built into them (kunit/hw/rxe/lib.c)
+    ('hw/rxe/', 'kunit/rdma_kunit_rxe.ko'),
 ]
 
 
@@ -83,6 +87,15 @@ def module_of(rel):
     None when no suite tests it."""
     best = max((p for p in MODULES if rel.startswith(p[0])), key=lambda p: len(p[0]))
     return best[1]
+
+
+def code_of(rel):
+    """The file whose code a mutation of file rel changes, in the build
+    tree: its object, or the module that builds rel in (hw/rxe/ into its
+    suite module, headers and all)."""
+    if rel.startswith('hw/'):
+        return module_of(rel)
+    return rel[:-2] + '.o'
 
 
 def mutable_files(tree, ext=('.c', '.h')):
@@ -144,10 +157,10 @@ def parse_list(path):
         e['to'] = unescape(e['to'])
         e['suites'] = e.get('suites', '').split()
         fn = e['function'].strip()
-        m = re.fullmatch(r'(?:((?:core|uverbs)/[\w./-]+\.[ch]):)?(\w+)', fn)
+        m = re.fullmatch(r'(?:((?:core|uverbs|hw)/[\w./-]+\.[ch]):)?(\w+)', fn)
         if not m:
             raise ListError(f'{path}:{e["line"]}: "function" is a name or '
-                            f'FILE:name with FILE under core/ or uverbs/: {fn}')
+                            f'FILE:name with FILE under core/, uverbs/ or hw/: {fn}')
         e['function'] = fn
         e['file'], e['name'] = m[1], m[2]
         seen[fn] = seen.get(fn, 0) + 1
@@ -261,7 +274,7 @@ def locate(tree, entry):
             text = fh.read()
         for body in function_bodies(text, entry['name']):
             defs.append((os.path.relpath(path, tree), text, body))
-    where = entry['file'] or 'core/ or uverbs/'
+    where = entry['file'] or 'core/, uverbs/ or hw/'
     if not defs:
         raise ListError(f'function {entry["name"]} not found in {where}')
     if len(defs) > 1:
@@ -298,7 +311,7 @@ def cmd_check(args):
             print(f'stale {i:3} {e["id"]:34} {err}')
     core = set(mutable_files(args.tree, '.c'))
     print(f'{len(entries)} entries, {stale} stale; they change {len(files)} of the '
-          f'{len(core)} .c files of core/ and uverbs/ that suites test'
+          f'{len(core)} .c files of core/, uverbs/ and hw/ that suites test'
           + (f' (none in {", ".join(sorted(core - files))})' if core - files else ''))
     return 1 if stale else 0
 
@@ -325,7 +338,7 @@ def cmd_build(args):
     base_code = {}
     for loc in where.values():
         if isinstance(loc, tuple) and loc[0] not in base_code:
-            base_code[loc[0]] = disassembly(os.path.join(args.tree, loc[0][:-2] + '.o'))
+            base_code[loc[0]] = disassembly(os.path.join(args.tree, code_of(loc[0])))
     mutants, guest, suites_all = [], [], []
     for i, e in enumerate(entries, 1):
         m = {k: e[k] for k in ('id', 'function', 'from', 'to', 'why', 'line')}
@@ -340,7 +353,7 @@ def cmd_build(args):
         m['file'] = rel
         m['suites'] = suites_for(e, rel)
         src = os.path.join(args.tree, rel)
-        obj = src[:-2] + '.o'
+        obj = os.path.join(args.tree, code_of(rel))
         with open(src) as f:
             orig = f.read()
         try:
