@@ -46,10 +46,13 @@ static void mt_mgid(union ib_gid *mgid, u8 n)
 	mgid->raw[15] = n;
 }
 
-/* Starts a join of group @n (0: the SA names it) with @join_state */
-static void mt_join(struct kunit *test, struct sar_env *env,
-		    struct mt_member *m, u8 n, u8 join_state,
-		    ib_sa_comp_mask extra, __be32 qkey)
+/*
+ * Starts a join of group @n (0: the SA names it) with @join_state; @mtu,
+ * when not 0, with @mtu_sel as its selector.
+ */
+static void mt_join_mtu(struct kunit *test, struct sar_env *env,
+			struct mt_member *m, u8 n, u8 join_state,
+			ib_sa_comp_mask extra, __be32 qkey, u8 mtu_sel, u8 mtu)
 {
 	struct ib_sa_mcmember_rec rec = {};
 
@@ -61,12 +64,23 @@ static void mt_join(struct kunit *test, struct sar_env *env,
 	rec.join_state = join_state;
 	rec.qkey = qkey;
 	rec.pkey = cpu_to_be16(0xffff);
+	rec.mtu_selector = mtu_sel;
+	rec.mtu = mtu;
+	if (mtu)
+		extra |= IB_SA_MCMEMBER_REC_MTU_SELECTOR | IB_SA_MCMEMBER_REC_MTU;
 	m->mc = ib_sa_join_multicast(&mt_client, &env->client->ibdev, 1, &rec,
 				     IB_SA_MCMEMBER_REC_MGID |
 				     IB_SA_MCMEMBER_REC_PORT_GID |
 				     IB_SA_MCMEMBER_REC_JOIN_STATE | extra,
 				     GFP_KERNEL, mt_cb, m);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(m->mc));
+}
+
+static void mt_join(struct kunit *test, struct sar_env *env,
+		    struct mt_member *m, u8 n, u8 join_state,
+		    ib_sa_comp_mask extra, __be32 qkey)
+{
+	mt_join_mtu(test, env, m, n, join_state, extra, qkey, 0, 0);
 }
 
 static bool mt_wait(struct mt_member *m)
@@ -100,7 +114,8 @@ static void mcast_join_leave(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, m.status, 0);
 	KUNIT_EXPECT_EQ(test, be16_to_cpu(m.rec.mlid), 0xc001);
 	KUNIT_EXPECT_EQ(test, be32_to_cpu(m.rec.qkey), 0x80010000U);
-	KUNIT_EXPECT_EQ(test, env->sa.last_method, IB_MGMT_METHOD_SET);
+	/* One Set (last_method could be the port's ClassPortInfo Get) */
+	KUNIT_EXPECT_EQ(test, atomic_read(&env->sa.n_join), 1);
 	KUNIT_EXPECT_EQ(test, env->sa.last_mc.join_state, BIT(FULLMEMBER_JOIN));
 	mt_mgid(&mgid, 1);
 	KUNIT_EXPECT_EQ(test, ib_sa_get_mcmember_rec(&env->client->ibdev, 1,
@@ -108,7 +123,6 @@ static void mcast_join_leave(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, be16_to_cpu(rec.mlid), 0xc001);
 	ib_sa_free_multicast(m.mc);
 	KUNIT_EXPECT_TRUE(test, sar_wait_for(atomic_read(&env->sa.n_leave) == 1));
-	KUNIT_EXPECT_EQ(test, env->sa.last_method, IB_SA_METHOD_DELETE);
 	KUNIT_EXPECT_EQ(test, env->sa.last_mc.join_state, BIT(FULLMEMBER_JOIN));
 	KUNIT_EXPECT_TRUE(test, sar_wait_for(ib_sa_get_mcmember_rec(
 		&env->client->ibdev, 1, &mgid, &rec) == -EADDRNOTAVAIL));
@@ -184,6 +198,66 @@ static void mcast_record_mismatch(struct kunit *test)
 	ib_sa_free_multicast(b.mc);
 	ib_sa_free_multicast(a.mc);
 	KUNIT_EXPECT_TRUE(test, sar_wait_for(atomic_read(&env->sa.n_leave) == 1));
+}
+
+/* A state whose last member left is joined again with a Set of its own */
+static void mcast_state_left_and_rejoined(struct kunit *test)
+{
+	struct sar_env *env = test->priv;
+	struct mt_member a, c, d;
+
+	mt_join(test, env, &a, 8, BIT(FULLMEMBER_JOIN), 0, 0);
+	KUNIT_ASSERT_TRUE(test, mt_wait(&a));
+	mt_join(test, env, &c, 8, BIT(SENDONLY_NONMEBER_JOIN), 0, 0);
+	KUNIT_ASSERT_TRUE(test, mt_wait(&c));
+	KUNIT_EXPECT_EQ(test, atomic_read(&env->sa.n_join), 2);
+	ib_sa_free_multicast(c.mc);
+	KUNIT_EXPECT_TRUE(test, sar_wait_for(atomic_read(&env->sa.n_leave) == 1));
+	mt_join(test, env, &d, 8, BIT(SENDONLY_NONMEBER_JOIN), 0, 0);
+	KUNIT_ASSERT_TRUE(test, mt_wait(&d));
+	KUNIT_EXPECT_EQ(test, d.status, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&env->sa.n_join), 3);
+	KUNIT_EXPECT_EQ(test, env->sa.last_mc.join_state,
+			BIT(SENDONLY_NONMEBER_JOIN));
+	ib_sa_free_multicast(d.mc);
+	KUNIT_EXPECT_TRUE(test, sar_wait_for(atomic_read(&env->sa.n_leave) == 2));
+	ib_sa_free_multicast(a.mc);
+	KUNIT_EXPECT_TRUE(test, sar_wait_for(atomic_read(&env->sa.n_leave) == 3));
+}
+
+/* A later member's MTU selector against the group's MTU (1024) */
+static void mt_expect_mtu(struct kunit *test, struct sar_env *env, u8 sel,
+			  u8 mtu, int status)
+{
+	struct mt_member b;
+
+	mt_join_mtu(test, env, &b, 6, BIT(FULLMEMBER_JOIN), 0, 0, sel, mtu);
+	KUNIT_ASSERT_TRUE(test, mt_wait(&b));
+	KUNIT_EXPECT_EQ_MSG(test, b.status, status, "selector %u, MTU %u", sel,
+			    mtu);
+	ib_sa_free_multicast(b.mc);
+}
+
+/* Greater than, less than and exactly: a value equal is neither of two */
+static void mcast_record_selectors(struct kunit *test)
+{
+	struct sar_env *env = test->priv;
+	struct mt_member a;
+
+	mt_join_mtu(test, env, &a, 6, BIT(FULLMEMBER_JOIN), 0, 0, IB_SA_EQ,
+		    IB_MTU_1024);
+	KUNIT_ASSERT_TRUE(test, mt_wait(&a));
+	KUNIT_ASSERT_EQ(test, a.status, 0);
+	mt_expect_mtu(test, env, IB_SA_GT, IB_MTU_1024, -EINVAL);
+	mt_expect_mtu(test, env, IB_SA_GT, IB_MTU_512, 0);
+	mt_expect_mtu(test, env, IB_SA_LT, IB_MTU_1024, -EINVAL);
+	mt_expect_mtu(test, env, IB_SA_LT, IB_MTU_2048, 0);
+	mt_expect_mtu(test, env, IB_SA_EQ, IB_MTU_2048, -EINVAL);
+	mt_expect_mtu(test, env, IB_SA_EQ, IB_MTU_1024, 0);
+	mt_expect_mtu(test, env, IB_SA_BEST, IB_MTU_4096, 0);
+	/* Only the first member's join went to the SA */
+	KUNIT_EXPECT_EQ(test, atomic_read(&env->sa.n_join), 1);
+	ib_sa_free_multicast(a.mc);
 }
 
 /* Bad input from the wire: the SA refuses, or never answers */
@@ -404,8 +478,10 @@ static void mcast_bad_input(struct kunit *test)
 static struct kunit_case sa_mcast_cases[] = {
 	KUNIT_CASE(mcast_join_leave),
 	KUNIT_CASE(mcast_members_share),
+	KUNIT_CASE(mcast_state_left_and_rejoined),
 	KUNIT_CASE(mcast_sa_named),
 	KUNIT_CASE(mcast_record_mismatch),
+	KUNIT_CASE(mcast_record_selectors),
 	KUNIT_CASE(mcast_refused_or_lost),
 	KUNIT_CASE(mcast_callback_frees),
 	KUNIT_CASE(mcast_free_while_joining),
