@@ -88,6 +88,15 @@ static bool mt_wait(struct mt_member *m)
 	return wait_for_completion_timeout(&m->called, 20 * HZ);
 }
 
+/* mt_join(), and its callback has run (within mt_wait()'s bound) */
+static void mt_joined(struct kunit *test, struct sar_env *env,
+		      struct mt_member *m, u8 n, u8 join_state,
+		      ib_sa_comp_mask extra, __be32 qkey)
+{
+	mt_join(test, env, m, n, join_state, extra, qkey);
+	KUNIT_ASSERT_TRUE(test, mt_wait(m));
+}
+
 static int mt_case_init(struct kunit *test)
 {
 	ib_sa_register_client(&mt_client);
@@ -109,8 +118,7 @@ static void mcast_join_leave(struct kunit *test)
 	union ib_gid mgid;
 	struct mt_member m;
 
-	mt_join(test, env, &m, 1, BIT(FULLMEMBER_JOIN), 0, 0);
-	KUNIT_ASSERT_TRUE(test, mt_wait(&m));
+	mt_joined(test, env, &m, 1, BIT(FULLMEMBER_JOIN), 0, 0);
 	KUNIT_EXPECT_EQ(test, m.status, 0);
 	KUNIT_EXPECT_EQ(test, be16_to_cpu(m.rec.mlid), 0xc001);
 	KUNIT_EXPECT_EQ(test, be32_to_cpu(m.rec.qkey), 0x80010000U);
@@ -138,16 +146,13 @@ static void mcast_members_share(struct kunit *test)
 	struct sar_env *env = test->priv;
 	struct mt_member a, b, c;
 
-	mt_join(test, env, &a, 2, BIT(FULLMEMBER_JOIN), 0, 0);
-	KUNIT_ASSERT_TRUE(test, mt_wait(&a));
-	mt_join(test, env, &b, 2, BIT(FULLMEMBER_JOIN), 0, 0);
-	KUNIT_ASSERT_TRUE(test, mt_wait(&b));
+	mt_joined(test, env, &a, 2, BIT(FULLMEMBER_JOIN), 0, 0);
+	mt_joined(test, env, &b, 2, BIT(FULLMEMBER_JOIN), 0, 0);
 	KUNIT_EXPECT_EQ(test, b.status, 0);
 	KUNIT_EXPECT_EQ(test, b.rec.mlid, a.rec.mlid);
 	KUNIT_EXPECT_EQ(test, atomic_read(&env->sa.n_join), 1);
 	/* Another state: a Set of its own */
-	mt_join(test, env, &c, 2, BIT(SENDONLY_NONMEBER_JOIN), 0, 0);
-	KUNIT_ASSERT_TRUE(test, mt_wait(&c));
+	mt_joined(test, env, &c, 2, BIT(SENDONLY_NONMEBER_JOIN), 0, 0);
 	KUNIT_EXPECT_EQ(test, c.status, 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&env->sa.n_join), 2);
 	KUNIT_EXPECT_EQ(test, env->sa.last_mc.join_state,
@@ -172,8 +177,7 @@ static void mcast_sa_named(struct kunit *test)
 	struct ib_sa_mcmember_rec rec;
 	struct mt_member m;
 
-	mt_join(test, env, &m, 0, BIT(FULLMEMBER_JOIN), 0, 0);
-	KUNIT_ASSERT_TRUE(test, mt_wait(&m));
+	mt_joined(test, env, &m, 0, BIT(FULLMEMBER_JOIN), 0, 0);
 	KUNIT_EXPECT_EQ(test, m.status, 0);
 	KUNIT_EXPECT_FALSE(test, rdma_is_zero_gid(&m.rec.mgid));
 	KUNIT_EXPECT_EQ(test, ib_sa_get_mcmember_rec(&env->client->ibdev, 1,
@@ -187,11 +191,9 @@ static void mcast_record_mismatch(struct kunit *test)
 	struct sar_env *env = test->priv;
 	struct mt_member a, b;
 
-	mt_join(test, env, &a, 3, BIT(FULLMEMBER_JOIN), 0, 0);
-	KUNIT_ASSERT_TRUE(test, mt_wait(&a));
-	mt_join(test, env, &b, 3, BIT(FULLMEMBER_JOIN), IB_SA_MCMEMBER_REC_QKEY,
+	mt_joined(test, env, &a, 3, BIT(FULLMEMBER_JOIN), 0, 0);
+	mt_joined(test, env, &b, 3, BIT(FULLMEMBER_JOIN), IB_SA_MCMEMBER_REC_QKEY,
 		cpu_to_be32(0x1234));
-	KUNIT_ASSERT_TRUE(test, mt_wait(&b));
 	KUNIT_EXPECT_EQ(test, b.status, -EINVAL);
 	KUNIT_EXPECT_EQ(test, atomic_read(&env->sa.n_join), 1);
 	/* The failed member leaves nothing: freeing the other one leaves */
@@ -206,15 +208,12 @@ static void mcast_state_left_and_rejoined(struct kunit *test)
 	struct sar_env *env = test->priv;
 	struct mt_member a, c, d;
 
-	mt_join(test, env, &a, 8, BIT(FULLMEMBER_JOIN), 0, 0);
-	KUNIT_ASSERT_TRUE(test, mt_wait(&a));
-	mt_join(test, env, &c, 8, BIT(SENDONLY_NONMEBER_JOIN), 0, 0);
-	KUNIT_ASSERT_TRUE(test, mt_wait(&c));
+	mt_joined(test, env, &a, 8, BIT(FULLMEMBER_JOIN), 0, 0);
+	mt_joined(test, env, &c, 8, BIT(SENDONLY_NONMEBER_JOIN), 0, 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&env->sa.n_join), 2);
 	ib_sa_free_multicast(c.mc);
 	KUNIT_EXPECT_TRUE(test, sar_wait_for(atomic_read(&env->sa.n_leave) == 1));
-	mt_join(test, env, &d, 8, BIT(SENDONLY_NONMEBER_JOIN), 0, 0);
-	KUNIT_ASSERT_TRUE(test, mt_wait(&d));
+	mt_joined(test, env, &d, 8, BIT(SENDONLY_NONMEBER_JOIN), 0, 0);
 	KUNIT_EXPECT_EQ(test, d.status, 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&env->sa.n_join), 3);
 	KUNIT_EXPECT_EQ(test, env->sa.last_mc.join_state,
@@ -267,14 +266,12 @@ static void mcast_refused_or_lost(struct kunit *test)
 	struct mt_member m;
 
 	env->sa.status = IB_MGMT_MAD_STATUS_INVALID_ATTRIB_VALUE;
-	mt_join(test, env, &m, 4, BIT(FULLMEMBER_JOIN), 0, 0);
-	KUNIT_ASSERT_TRUE(test, mt_wait(&m));
+	mt_joined(test, env, &m, 4, BIT(FULLMEMBER_JOIN), 0, 0);
 	KUNIT_EXPECT_EQ(test, m.status, -EINVAL);
 	ib_sa_free_multicast(m.mc);
 	env->sa.status = 0;
 	atomic_set(&env->sa.drop, 100);
-	mt_join(test, env, &m, 4, BIT(FULLMEMBER_JOIN), 0, 0);
-	KUNIT_ASSERT_TRUE(test, mt_wait(&m));
+	mt_joined(test, env, &m, 4, BIT(FULLMEMBER_JOIN), 0, 0);
 	KUNIT_EXPECT_EQ(test, m.status, -ETIMEDOUT);
 	ib_sa_free_multicast(m.mc);
 	atomic_set(&env->sa.drop, 0);
@@ -344,8 +341,7 @@ static void mcast_port_events(struct kunit *test)
 	}
 	/* Nothing to leave: the SA lost it */
 	KUNIT_EXPECT_EQ(test, atomic_read(&env->sa.n_leave), 0);
-	mt_join(test, env, &m, 7, BIT(FULLMEMBER_JOIN), 0, 0);
-	KUNIT_ASSERT_TRUE(test, mt_wait(&m));
+	mt_joined(test, env, &m, 7, BIT(FULLMEMBER_JOIN), 0, 0);
 	KUNIT_EXPECT_EQ(test, m.status, 0);
 	tdev_port_event(env->client, 1, IB_EVENT_PKEY_CHANGE);
 	msleep(300);
