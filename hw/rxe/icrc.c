@@ -24,7 +24,6 @@
 
 #define SR_LRH_ONES	8
 /* The ones, the longest IPv4 header, UDP and the BTH */
-/* The ones, the longest IPv4 header, UDP and the BTH */
 #define SR_MASKED_MAX	(SR_LRH_ONES + 60 + sizeof(struct udphdr) + SR_BTH_BYTES)
 
 static __wsum sr_crc_update(const void *buf, int len, __wsum crc)
@@ -66,13 +65,27 @@ static unsigned int sr_mask_ip(u8 *ip)
 	return 0;
 }
 
+/* Length of an IP header from its first byte (IPv4's IHL), 0 if not IP. */
+static unsigned int sr_ip_len(u8 first)
+{
+	switch (first >> 4) {
+	case 4:
+		return (first & 0xf) * 4;
+	case 6:
+		return sizeof(struct ipv6hdr);
+	}
+	return 0;
+}
+
 /*
  * The ICRC of @skb, whose network header is the IP header, followed by the
  * UDP header (no IPv6 extension headers) and the BTH, and whose transport
- * packet (BTH to ICRC's end) is @len bytes.  -EINVAL if the network
- * header is neither IPv4 nor IPv6 or the packet is shorter than that.
+ * packet (BTH to ICRC's end) is @len bytes; *@off is where the packet
+ * carries it.  -EINVAL if the network header is neither IPv4 nor IPv6 or
+ * the packet is shorter than that.
  */
-static int sr_icrc(const struct sk_buff *skb, unsigned int len, u32 *icrc)
+static int sr_icrc(const struct sk_buff *skb, unsigned int len, u32 *icrc,
+		   unsigned int *off)
 {
 	unsigned int nh = skb_network_offset(skb), iplen, masked, cover;
 	u8 buf[SR_MASKED_MAX], *ip = &buf[SR_LRH_ONES];
@@ -82,8 +95,7 @@ static int sr_icrc(const struct sk_buff *skb, unsigned int len, u32 *icrc)
 
 	if (len < SR_BTH_BYTES + SR_ICRC_BYTES || skb_copy_bits(skb, nh, ip, 1))
 		return -EINVAL;
-	/* An IPv4 header's length is in its first byte */
-	iplen = ip[0] >> 4 == 4 ? (ip[0] & 0xf) * 4 : sizeof(struct ipv6hdr);
+	iplen = sr_ip_len(ip[0]);
 	masked = iplen + sizeof(*udp) + SR_BTH_BYTES;
 	cover = len - SR_BTH_BYTES - SR_ICRC_BYTES;
 	if (iplen < sizeof(struct iphdr) ||
@@ -101,18 +113,8 @@ static int sr_icrc(const struct sk_buff *skb, unsigned int len, u32 *icrc)
 	crc = (__force u32)__skb_checksum(skb, nh + masked, cover,
 					  (__force __wsum)crc, &sr_crc_ops);
 	*icrc = ~crc;
+	*off = nh + masked + cover;
 	return 0;
-}
-
-/* Offset of the ICRC of a packet of @len transport bytes. */
-static unsigned int sr_icrc_off(const struct sk_buff *skb, unsigned int len)
-{
-	const u8 *ip = skb_network_header(skb);
-	unsigned int iplen = ip[0] >> 4 == 4 ? (ip[0] & 0xf) * 4 :
-					       sizeof(struct ipv6hdr);
-
-	return skb_network_offset(skb) + iplen + sizeof(struct udphdr) +
-	       len - SR_ICRC_BYTES;
 }
 
 /**
@@ -126,11 +128,12 @@ static unsigned int sr_icrc_off(const struct sk_buff *skb, unsigned int len)
  */
 bool sr_icrc_ok(const struct sk_buff *skb, unsigned int len)
 {
+	unsigned int off;
 	__le32 wire;
 	u32 icrc;
 
-	return !sr_icrc(skb, len, &icrc) &&
-	       !skb_copy_bits(skb, sr_icrc_off(skb, len), &wire, sizeof(wire)) &&
+	return !sr_icrc(skb, len, &icrc, &off) &&
+	       !skb_copy_bits(skb, off, &wire, sizeof(wire)) &&
 	       le32_to_cpu(wire) == icrc;
 }
 
@@ -143,11 +146,12 @@ bool sr_icrc_ok(const struct sk_buff *skb, unsigned int len)
  */
 int sr_icrc_put(struct sk_buff *skb, unsigned int len)
 {
+	unsigned int off;
 	__le32 wire;
 	u32 icrc;
 
-	if (sr_icrc(skb, len, &icrc))
+	if (sr_icrc(skb, len, &icrc, &off))
 		return -EINVAL;
 	wire = cpu_to_le32(icrc);
-	return skb_store_bits(skb, sr_icrc_off(skb, len), &wire, sizeof(wire));
+	return skb_store_bits(skb, off, &wire, sizeof(wire));
 }

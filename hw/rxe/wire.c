@@ -205,3 +205,26 @@ void sr_bth_init(void *bth, u8 opcode, bool se, u8 pad, u16 pkey, u32 qpn,
 	h->apsn = cpu_to_be32((ackreq ? SR_BTH_ACKREQ : 0) |
 			      (psn & SR_PSN_MASK));
 }
+
+/*
+ * The RNR NAK timer field (vol. 1, 9.7.5.2.8), in microseconds, also the
+ * encoding of the min_rnr_timer QP attribute (enum ib_rnr_timeout): 0 is
+ * the longest, then 0.01 ms upward, roughly 1.5 times a step.
+ */
+static const u32 sr_rnr_us[32] = {
+	655360, 10, 20, 30, 40, 60, 80, 120,
+	160, 240, 320, 480, 640, 960, 1280, 1920,
+	2560, 3840, 5120, 7680, 10240, 15360, 20480, 30720,
+	40960, 61440, 81920, 122880, 163840, 245760, 327680, 491520,
+};
+
+/**
+ * sr_rnr_timer_us - the time an RNR NAK's timer field asks to wait
+ * @code: the field (five bits; the bits above are ignored)
+ *
+ * Return: microseconds, from 10 to 655360.
+ */
+u32 sr_rnr_timer_us(u8 code)
+{
+	return sr_rnr_us[code & SR_AETH_VALUE];
+}

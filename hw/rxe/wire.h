@@ -14,6 +14,7 @@
 #define SR_WIRE_H
 
 #include <linux/bits.h>
+#include <linux/minmax.h>
 #include <linux/types.h>
 #include <rdma/ib_pack.h>
 
@@ -207,6 +208,19 @@ static inline u32 sr_aeth_msn(const struct sr_aeth *aeth)
 static inline u8 sr_pad(u32 len)
 {
 	return -len & 3;
+}
+
+/* ---- timers ---------------------------------------------------------- */
+
+u32 sr_rnr_timer_us(u8 code);
+
+/*
+ * The local ACK timeout a QP attribute @t encodes: 4.096 us << @t, in ns;
+ * 0 means none (wait for ever).  The attribute has five bits.
+ */
+static inline u64 sr_ack_timeout_ns(u8 t)
+{
+	return t ? 4096ULL << min_t(u8, t, 31) : 0;
 }
 
 /* ---- PSNs: 24-bit sequence numbers, compared within half the space ---- */

@@ -5,3 +5,4 @@
  */
 #include "../../../hw/rxe/wire.c"
 #include "../../../hw/rxe/icrc.c"
+#include "../../../hw/rxe/queue.c"

@@ -275,6 +275,54 @@ static void wt_aeth(struct kunit *test)
 			SR_AETH_RNR);
 }
 
+/* The RNR timer codes, by the names <rdma/ib_verbs.h> gives them. */
+static void wt_rnr_timer(struct kunit *test)
+{
+	static const struct {
+		u8 code;
+		u32 us;
+	} t[] = {
+		{ IB_RNR_TIMER_655_36, 655360 }, { IB_RNR_TIMER_000_01, 10 },
+		{ IB_RNR_TIMER_000_02, 20 }, { IB_RNR_TIMER_000_03, 30 },
+		{ IB_RNR_TIMER_000_04, 40 }, { IB_RNR_TIMER_000_06, 60 },
+		{ IB_RNR_TIMER_000_08, 80 }, { IB_RNR_TIMER_000_12, 120 },
+		{ IB_RNR_TIMER_000_16, 160 }, { IB_RNR_TIMER_000_24, 240 },
+		{ IB_RNR_TIMER_000_32, 320 }, { IB_RNR_TIMER_000_48, 480 },
+		{ IB_RNR_TIMER_000_64, 640 }, { IB_RNR_TIMER_000_96, 960 },
+		{ IB_RNR_TIMER_001_28, 1280 }, { IB_RNR_TIMER_001_92, 1920 },
+		{ IB_RNR_TIMER_002_56, 2560 }, { IB_RNR_TIMER_003_84, 3840 },
+		{ IB_RNR_TIMER_005_12, 5120 }, { IB_RNR_TIMER_007_68, 7680 },
+		{ IB_RNR_TIMER_010_24, 10240 }, { IB_RNR_TIMER_015_36, 15360 },
+		{ IB_RNR_TIMER_020_48, 20480 }, { IB_RNR_TIMER_030_72, 30720 },
+		{ IB_RNR_TIMER_040_96, 40960 }, { IB_RNR_TIMER_061_44, 61440 },
+		{ IB_RNR_TIMER_081_92, 81920 }, { IB_RNR_TIMER_122_88, 122880 },
+		{ IB_RNR_TIMER_163_84, 163840 }, { IB_RNR_TIMER_245_76, 245760 },
+		{ IB_RNR_TIMER_327_68, 327680 }, { IB_RNR_TIMER_491_52, 491520 },
+	};
+	int i;
+
+	KUNIT_ASSERT_EQ(test, ARRAY_SIZE(t), 32);
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		KUNIT_EXPECT_EQ_MSG(test, sr_rnr_timer_us(t[i].code), t[i].us,
+				    "code %u", t[i].code);
+		/* The AETH's syndrome byte: only the low five bits count */
+		KUNIT_EXPECT_EQ(test,
+				sr_rnr_timer_us(SR_AETH_RNR | t[i].code),
+				t[i].us);
+	}
+}
+
+/* Local ACK timeout: 4.096 us << t, 0 for none. */
+static void wt_ack_timeout(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, sr_ack_timeout_ns(0), 0);
+	KUNIT_EXPECT_EQ(test, sr_ack_timeout_ns(1), 8192);
+	KUNIT_EXPECT_EQ(test, sr_ack_timeout_ns(14), 67108864);	/* 67 ms */
+	KUNIT_EXPECT_EQ(test, sr_ack_timeout_ns(31), 4096ULL << 31);
+	/* Beyond the attribute's five bits: the longest, not a wrap */
+	KUNIT_EXPECT_EQ(test, sr_ack_timeout_ns(40), 4096ULL << 31);
+}
+
 static struct kunit_case wt_cases[] = {
 	KUNIT_CASE(wt_opcodes),
 	KUNIT_CASE(wt_offsets),
@@ -284,6 +332,8 @@ static struct kunit_case wt_cases[] = {
 	KUNIT_CASE(wt_paylen_fits),
 	KUNIT_CASE(wt_psn),
 	KUNIT_CASE(wt_aeth),
+	KUNIT_CASE(wt_rnr_timer),
+	KUNIT_CASE(wt_ack_timeout),
 	{}
 };
 
