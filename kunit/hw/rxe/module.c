@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * rdma_kunit_rxe: the KUnit suites of hw/rxe/, one file per source file
- * they test (kunit/Kbuild lists them).  The files of hw/rxe/ that keep no
- * state (the wire format and the ICRC) are built into this module itself
- * (lib.c), so the suites need no driver loaded.
+ * they test (kunit/Kbuild lists them).  The files of hw/rxe/ that need no
+ * device (the wire format, the ICRC, the rings, the counters) are built
+ * into this module itself (lib.c), so the suites need no driver loaded.
  */
 #include <linux/module.h>
 #include "rdma_version.h"
