@@ -11,7 +11,9 @@
 #                  and perftest's six tools, in turn; links: "rdma link
 #                  delete"/"add" cycles under ib_write_bw traffic;
 #                  modules: load/unload cycles of the whole stack with
-#                  devices present; several, comma-separated, run in turn
+#                  devices present; bigpong: ibv_rc_pingpong -s 65536
+#                  -n 500 again and again (issue 19's stall); several,
+#                  comma-separated, run in turn
 #                  in the same boot, each with the duration and runs
 #   --duration     seconds to go on for, per mode (default 600 for traffic
 #                  alone, none otherwise)
@@ -42,16 +44,16 @@ while [ $# -gt 0 ]; do
 	--run-timeout) watchdog=$2; shift 2 ;;
 	--kernel) kernel=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
-	-h|--help) sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown argument $1" ;;
 	esac
 done
 nmodes=0
 for m in ${mode//,/ }; do
-	case "$m" in traffic|links|modules) ;; *) die "--mode traffic, links or modules, not $m" ;; esac
+	case "$m" in traffic|links|modules|bigpong) ;; *) die "--mode traffic, links, modules or bigpong, not $m" ;; esac
 	nmodes=$((nmodes + 1))
 done
-[ $nmodes -gt 0 ] || die "--mode traffic, links or modules"
+[ $nmodes -gt 0 ] || die "--mode traffic, links, modules or bigpong"
 case "$mode" in
 traffic) duration=${duration:-600} runs=${runs:-0} ;;
 *) duration=${duration:-0} runs=${runs:-100} ;;

@@ -12,6 +12,8 @@
 #                              ib_write_bw traffic, cycle after cycle
 #                     modules  the whole stack loaded, two devices made and
 #                              used, and unloaded with the devices present
+#                     bigpong  ibv_rc_pingpong -s 65536 -n 500, run after run
+#                              (the stall issue 19 describes)
 #                     or several of them, comma-separated: each in turn,
 #                     with the same duration and runs, in one boot
 #   SOAK_DURATION     seconds to go on for, per mode (0: no limit)
@@ -221,6 +223,18 @@ traffic_tool() {	# INDEX
 	esac
 }
 
+# ---- bigpong -------------------------------------------------------------
+
+# 500 round trips of 64 KiB each way, as issue 19 reproduces its stall.
+bigpong_run() {	# INDEX
+	run_pair bigpong ibv_rc_pingpong "-d rxe1 -g $G1 -s 65536 -n 500" \
+		"-d rxe0 -g $G0 -s 65536 -n 500 $B"
+	_r=$?
+	[ $_r -eq 2 ] && return 2
+	clean_after "run $1" || return 1
+	return $_r
+}
+
 # ---- links ---------------------------------------------------------------
 
 # Packets rxe0 has sent; traffic flows when the count moves in a second.
@@ -335,14 +349,14 @@ soak_mode() {
 	runs=0 failures=0 stalls=0 start=$(date +%s)
 	echo "lab: soak: $MODE, driver $DRIVER, ${DURATION}s, $RUNS runs at most, watchdog ${WATCHDOG}s"
 	case $MODE in
-	traffic|links)
+	traffic|links|bigpong)
 		if stack_up; then
 			pass setup
-			if [ $MODE = traffic ]; then
-				soak_loop traffic_run
-			else
-				soak_loop link_cycle
-			fi
+			case $MODE in
+			traffic) soak_loop traffic_run ;;
+			links) soak_loop link_cycle ;;
+			bigpong) soak_loop bigpong_run ;;
+			esac
 		else
 			fail setup "the stack or the devices did not come up"
 		fi
@@ -351,7 +365,7 @@ soak_mode() {
 		pass setup
 		soak_loop module_cycle ;;
 	*)
-		fail setup "SOAK_MODE is traffic, links or modules, not $MODE"
+		fail setup "SOAK_MODE is traffic, links, modules or bigpong, not $MODE"
 		return ;;
 	esac
 	lab_unload_all
