@@ -26,9 +26,11 @@
 #
 # A run that does not finish within the watchdog is a stall: the kernel
 # stacks of its processes (every thread), "rdma res show qp" (and -d),
-# the rxe counters of both ports and the end of the kernel log are saved
-# in $LAB_OUT/soak/MODE/stall-N/, then it is killed.  Each run or cycle must
-# also leave no user object and give every RDMA cgroup charge back.  One
+# the rxe counters of both ports, the same five seconds later with the
+# driver's debug messages on meanwhile, and the end of the kernel log are
+# saved in $LAB_OUT/soak/MODE/stall-N/, then it is killed.  Each run or
+# cycle must also leave no user object and give every RDMA cgroup charge
+# back.  One
 # line at the end: "soak: MODE: N runs, F failures, S stalls, T s"; the
 # result lines soak/MODE/{runs,failures,stalls,...}; the plan checks the
 # kernel log for KASAN, lockdep, kmemleak and the rest afterwards.
@@ -104,6 +106,15 @@ clean_after() {	# WHAT
 
 # ---- the watchdog --------------------------------------------------------
 
+# Both ports' hw_counters, a line each.
+counters() {
+	for _dev in rxe0 rxe1; do
+		for _c in $IB/$_dev/ports/1/hw_counters/*; do
+			[ -f "$_c" ] && echo "$_dev ${_c##*/} $(cat "$_c")"
+		done
+	done
+}
+
 # What a stall leaves for diagnosis, in $OUT/stall-N/.
 diagnose() {	# WHAT PID...
 	_d=$OUT/$MODE/stall-$stalls
@@ -122,12 +133,18 @@ diagnose() {	# WHAT PID...
 	done
 	{ rdma res show qp; echo; rdma res show qp -d; echo; rdma res show; } \
 		>"$_d/rdma-res" 2>&1
-	for _dev in rxe0 rxe1; do
-		for _c in $IB/$_dev/ports/1/hw_counters/*; do
-			[ -f "$_c" ] && echo "$_dev ${_c##*/} $(cat "$_c")"
-		done
-	done >"$_d/counters" 2>&1
-	dmesg | tail -n 200 >"$_d/dmesg"
+	counters >"$_d/counters" 2>&1
+	# Five seconds more: does anything move (a livelock of retries, or a
+	# dead stop)?  The driver's debug messages say what its state
+	# machines do meanwhile (the kernel's rdma_rxe has them).
+	_dd=/sys/kernel/debug/dynamic_debug/control
+	lab_kmsg "soak: stall $stalls: five seconds"
+	[ -w $_dd ] && echo 'module rdma_rxe +p' >$_dd 2>/dev/null
+	sleep 5
+	[ -w $_dd ] && echo 'module rdma_rxe -p' >$_dd 2>/dev/null
+	counters >"$_d/counters-5s" 2>&1
+	{ rdma res show qp; } >"$_d/rdma-res-5s" 2>&1
+	dmesg | tail -n 400 >"$_d/dmesg"
 	echo "lab: soak: stall $stalls ($(cat "$_d/what")): saved in $_d"
 	sed 's/^/    /' "$_d/stacks" | head -n 60
 }
