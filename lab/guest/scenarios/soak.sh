@@ -30,10 +30,10 @@
 # driver's debug messages on meanwhile, and the end of the kernel log are
 # saved in $LAB_OUT/soak/MODE/stall-N/, then it is killed.  Each run or
 # cycle must also leave no user object and give every RDMA cgroup charge
-# back.  One
-# line at the end: "soak: MODE: N runs, F failures, S stalls, T s"; the
-# result lines soak/MODE/{runs,failures,stalls,...}; the plan checks the
-# kernel log for KASAN, lockdep, kmemleak and the rest afterwards.
+# back.  One line at the end: "soak: MODE: N runs, F failures, S stalls,
+# T s"; the result lines soak/MODE/{runs,failures,stalls,...}; the plan
+# checks the kernel log for KASAN, lockdep, kmemleak and the rest
+# afterwards.
 . /lab/guest-lib.sh
 S=soak
 IB=/sys/class/infiniband
