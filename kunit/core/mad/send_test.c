@@ -207,26 +207,28 @@ static void st_cancel_in_response(struct kunit *test)
 /*
  * A response with a waiting request's TID from another port than the one
  * the request went to is not its answer: dropped ("drop_no_request"), and
- * the request goes on waiting until its timeout.  The fake may come while
- * the hardware still has the request (it was posted, not yet completed):
- * then its timeout starts when the fake is turned away, so it is short
- * against the bounded wait that follows.
+ * the request goes on waiting: the answer from the port it went to, after
+ * the fake, is matched and completes it.
  */
 static void st_response_from_another_peer(struct kunit *test)
 {
 	struct tdev *c = menv_dev(test, false);
-	struct menv_agent *other;
-	struct ib_mad_send_buf *buf, *fake;
+	struct menv_agent *other, *resp;
+	struct ib_mad_send_buf *buf, *fake, *real;
+	struct ib_ah *ah, *back;
 	struct st_pair p;
-	struct ib_ah *ah;
 	u64 before;
 
 	st_pair_make(test, &p, false);
+	resp = menv_agent(test, &p.b->ibdev, 1, IB_QPT_GSI, ST_CLASS, 1,
+			  IB_MGMT_METHOD_GET, 0);
 	other = menv_agent(test, &c->ibdev, 1, IB_QPT_GSI, 0, 0, 0, 0);
 	ah = menv_ah(test, other->agent, &p.a->ibdev, 1);
+	back = menv_ah(test, resp->agent, &p.a->ibdev, 1);
 	before = menv_counter(&p.a->ibdev, 1, "drop_no_request");
-	buf = st_post_get(test, &p, 0x5a, 1000);
-	st_wait_sent(test, &p);
+	buf = st_post_get(test, &p, 0x5a, 60000);
+	KUNIT_EXPECT_TRUE(test, menv_wait(&resp->nrecv, 1, resp));
+
 	fake = menv_mad(test, other, ah, 1, ST_CLASS, 1,
 			IB_MGMT_METHOD_GET_RESP, 0x5a);
 	((struct ib_mad_hdr *)fake->mad)->tid =
@@ -235,12 +237,25 @@ static void st_response_from_another_peer(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, tk_wait_for(menv_counter(&p.a->ibdev, 1,
 							 "drop_no_request") ==
 					    before + 1));
+	KUNIT_EXPECT_EQ(test, atomic_read(&p.req->nsend), 0);
+
+	real = menv_mad(test, resp, back, 1, ST_CLASS, 1,
+			IB_MGMT_METHOD_GET_RESP, 0x5b);
+	((struct ib_mad_hdr *)real->mad)->tid =
+		((struct ib_mad_hdr *)buf->mad)->tid;
+	KUNIT_ASSERT_EQ(test, ib_post_send_mad(real, NULL), 0);
 	KUNIT_EXPECT_TRUE(test, menv_wait(&p.req->nsend, 1, p.req));
-	KUNIT_EXPECT_EQ(test, p.req->last_status, IB_WC_RESP_TIMEOUT_ERR);
-	KUNIT_EXPECT_EQ(test, atomic_read(&p.req->nrecv), 0);
+	KUNIT_EXPECT_EQ(test, p.req->last_status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p.req->nrecv), 1);
+	KUNIT_EXPECT_EQ(test, p.req->last_data[0], 0x5b);
+	KUNIT_EXPECT_EQ(test, menv_counter(&p.a->ibdev, 1, "drop_no_request"),
+			before + 1);
 	KUNIT_EXPECT_TRUE(test, menv_wait(&other->nsend, 1, other));
+	KUNIT_EXPECT_TRUE(test, menv_wait(&resp->nsend, 1, resp));
+	rdma_destroy_ah(back, RDMA_DESTROY_AH_SLEEPABLE);
 	rdma_destroy_ah(ah, RDMA_DESTROY_AH_SLEEPABLE);
 	menv_agent_free(other);
+	menv_agent_free(resp);
 	tdev_destroy(c);
 	st_pair_free(&p);
 }
