@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The device and its port: what it says of itself (query_device,
+ * query_port), its user contexts and PDs, its counters, and its making
+ * and freeing.  Control path only.
+ */
+#include <linux/if_arp.h>
+#include <net/addrconf.h>
+#include <rdma/ib_mad.h>
+#include <rdma/ib_verbs.h>
+#include "dev.h"
+
+/* The rxe user ABI (rdma_user_rxe.h); rdma-core's rxe provider takes 2 */
+#define SR_UVERBS_ABI_VERSION	2
+/* A vendor ID no vendor has (IEEE OUI space); the in-tree driver's too. */
+#define SR_VENDOR_ID		0xffffff
+#define SR_MAX_PD		0x7ffff
+#define SR_GID_TBL_LEN		1024
+/* The headers around a RoCEv2 payload: IPv4 (IPv6 is larger: checked
+ * against the MTU as sent), UDP, BTH and ICRC.
+ */
+#define SR_ROCE_OVERHEAD	(20 + 8 + 12 + 4)
+
+/**
+ * struct sr_pd - a protection domain
+ * @ibpd: the core's (the core allocates the whole, INIT_RDMA_OBJ_SIZE)
+ */
+struct sr_pd {
+	struct ib_pd ibpd;
+};
+
+/**
+ * struct sr_ucontext - a user context
+ * @ibuc: the core's
+ */
+struct sr_ucontext {
+	struct ib_ucontext ibuc;
+};
+
+static int sr_query_device(struct ib_device *ibdev,
+			   struct ib_device_attr *attr, struct ib_udata *udata)
+{
+	if (udata->inlen || udata->outlen)
+		return -EINVAL;
+	memset(attr, 0, sizeof(*attr));
+	attr->vendor_id = SR_VENDOR_ID;
+	attr->sys_image_guid = ibdev->node_guid;
+	attr->max_mr_size = U64_MAX;
+	attr->page_size_cap = PAGE_SIZE;
+	attr->max_pd = SR_MAX_PD;
+	attr->max_pkeys = 1;
+	/* "rdma link delete" may take it away */
+	attr->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
+	return 0;
+}
+
+static bool sr_netdev_up(const struct net_device *ndev)
+{
+	return netif_running(ndev) && netif_carrier_ok(ndev);
+}
+
+/* The largest IB MTU whose packets fit the netdev's MTU. */
+static enum ib_mtu sr_mtu_of(unsigned int mtu)
+{
+	enum ib_mtu m;
+
+	for (m = IB_MTU_4096; m > IB_MTU_256; m--)
+		if (ib_mtu_enum_to_int(m) + SR_ROCE_OVERHEAD <= mtu)
+			break;
+	return m;
+}
+
+static int sr_query_port(struct ib_device *ibdev, u32 port,
+			 struct ib_port_attr *attr)
+{
+	struct net_device *ndev = to_sr_dev(ibdev)->ndev;
+	bool up = sr_netdev_up(ndev);
+
+	/* The core zeroed *attr */
+	attr->state = up ? IB_PORT_ACTIVE : IB_PORT_DOWN;
+	attr->phys_state = up ? IB_PORT_PHYS_STATE_LINK_UP :
+				IB_PORT_PHYS_STATE_DISABLED;
+	attr->max_mtu = IB_MTU_4096;
+	attr->active_mtu = sr_mtu_of(READ_ONCE(ndev->mtu));
+	attr->gid_tbl_len = SR_GID_TBL_LEN;
+	attr->pkey_tbl_len = 1;
+	attr->max_msg_sz = 1U << 31;
+	/* Takes the RTNL: the core never queries a port under it */
+	return ib_get_eth_speed(ibdev, port, &attr->active_speed,
+				&attr->active_width);
+}
+
+static int sr_get_port_immutable(struct ib_device *ibdev, u32 port,
+				 struct ib_port_immutable *imm)
+{
+	/* RoCEv2 only; no MAD or CM until the device has the GSI QP */
+	imm->core_cap_flags = RDMA_CORE_CAP_PROT_ROCE_UDP_ENCAP;
+	imm->gid_tbl_len = SR_GID_TBL_LEN;
+	imm->pkey_tbl_len = 1;
+	return 0;
+}
+
+static enum rdma_link_layer sr_get_link_layer(struct ib_device *ibdev,
+					      u32 port)
+{
+	return IB_LINK_LAYER_ETHERNET;
+}
+
+static int sr_query_pkey(struct ib_device *ibdev, u32 port, u16 index,
+			 u16 *pkey)
+{
+	if (index)
+		return -EINVAL;
+	*pkey = IB_DEFAULT_PKEY_FULL;
+	return 0;
+}
+
+static int sr_alloc_ucontext(struct ib_ucontext *uc, struct ib_udata *udata)
+{
+	return 0;
+}
+
+static void sr_dealloc_ucontext(struct ib_ucontext *uc)
+{
+}
+
+static int sr_alloc_pd(struct ib_pd *pd, struct ib_udata *udata)
+{
+	return 0;
+}
+
+static int sr_dealloc_pd(struct ib_pd *pd, struct ib_udata *udata)
+{
+	return 0;
+}
+
+static struct rdma_hw_stats *sr_alloc_port_stats(struct ib_device *ibdev,
+						 u32 port)
+{
+	return sr_counters_alloc_stats();
+}
+
+static int sr_get_hw_stats(struct ib_device *ibdev,
+			   struct rdma_hw_stats *stats, u32 port, int index)
+{
+	sr_counters_fill(&to_sr_dev(ibdev)->counters, stats);
+	return SR_NR_COUNTERS;
+}
+
+/* The core's last call: nothing of the device is in use any longer. */
+static void sr_dealloc_driver(struct ib_device *ibdev)
+{
+	struct sr_dev *sdev = to_sr_dev(ibdev);
+
+	sr_counters_free(&sdev->counters);
+	netdev_put(sdev->ndev, &sdev->ndev_tracker);
+}
+
+static const struct ib_device_ops sr_dev_ops = {
+	.owner = THIS_MODULE,
+	.driver_id = RDMA_DRIVER_RXE,
+	.uverbs_abi_ver = SR_UVERBS_ABI_VERSION,
+
+	.alloc_hw_port_stats = sr_alloc_port_stats,
+	.alloc_pd = sr_alloc_pd,
+	.alloc_ucontext = sr_alloc_ucontext,
+	.dealloc_driver = sr_dealloc_driver,
+	.dealloc_pd = sr_dealloc_pd,
+	.dealloc_ucontext = sr_dealloc_ucontext,
+	.get_hw_stats = sr_get_hw_stats,
+	.get_link_layer = sr_get_link_layer,
+	.get_port_immutable = sr_get_port_immutable,
+	.query_device = sr_query_device,
+	.query_pkey = sr_query_pkey,
+	.query_port = sr_query_port,
+
+	INIT_RDMA_OBJ_SIZE(ib_pd, sr_pd, ibpd),
+	INIT_RDMA_OBJ_SIZE(ib_ucontext, sr_ucontext, ibuc),
+};
+
+/**
+ * sr_dev_add - make and register a device over a netdev
+ * @name: its name, as "rdma link add" gave it
+ * @ndev: an Ethernet netdev that has no device of ours yet
+ *
+ * Context: process context, RTNL not held (the core's NEWLINK).
+ * Return: 0, -EEXIST if @ndev has one, -EINVAL if it is not Ethernet, or
+ * what registering returned.
+ */
+int sr_dev_add(const char *name, struct net_device *ndev)
+{
+	struct ib_device *other;
+	struct sr_dev *sdev;
+	int ret;
+
+	if (ndev->type != ARPHRD_ETHER)
+		return -EINVAL;
+	other = ib_device_get_by_netdev(ndev, RDMA_DRIVER_RXE);
+	if (other) {
+		ib_device_put(other);
+		return -EEXIST;
+	}
+	sdev = ib_alloc_device(sr_dev, ibdev);
+	if (!sdev)
+		return -ENOMEM;
+	/* From here ib_dealloc_device() undoes it all (dealloc_driver) */
+	ib_set_device_ops(&sdev->ibdev, &sr_dev_ops);
+	ret = sr_counters_init(&sdev->counters);
+	if (ret)
+		goto err;
+	sdev->ndev = ndev;
+	netdev_hold(ndev, &sdev->ndev_tracker, GFP_KERNEL);
+	sdev->up = sr_netdev_up(ndev);
+
+	sdev->ibdev.node_type = RDMA_NODE_IB_CA;
+	sdev->ibdev.phys_port_cnt = 1;
+	sdev->ibdev.num_comp_vectors = num_possible_cpus();
+	addrconf_addr_eui48((u8 *)&sdev->ibdev.node_guid, ndev->dev_addr);
+	strscpy(sdev->ibdev.node_desc, "rxe", sizeof(sdev->ibdev.node_desc));
+
+	ret = ib_device_set_netdev(&sdev->ibdev, ndev, SR_PORT);
+	if (ret)
+		goto err;
+	ret = ib_register_device(&sdev->ibdev, name, NULL);
+	if (ret)
+		goto err;
+	return 0;
+
+err:
+	ib_dealloc_device(&sdev->ibdev);
+	return ret;
+}
+
+/**
+ * sr_dev_netdev_event - follow what happens to the device's netdev
+ * @sdev: the device, a reference held
+ * @event: NETDEV_*
+ *
+ * The port goes active and down with the netdev's carrier (an event when
+ * that changes); the device goes away with the netdev.
+ *
+ * Context: the netdev notifier, RTNL held.
+ */
+void sr_dev_netdev_event(struct sr_dev *sdev, unsigned long event)
+{
+	struct ib_event ev = {
+		.device = &sdev->ibdev,
+		.element.port_num = SR_PORT,
+	};
+
+	switch (event) {
+	case NETDEV_UNREGISTER:
+		ib_unregister_device_queued(&sdev->ibdev);
+		return;
+	case NETDEV_UP:
+	case NETDEV_DOWN:
+	case NETDEV_CHANGE:
+		if (sr_netdev_up(sdev->ndev) == sdev->up)
+			return;
+		sdev->up = !sdev->up;
+		ev.event = sdev->up ? IB_EVENT_PORT_ACTIVE : IB_EVENT_PORT_ERR;
+		ib_dispatch_event(&ev);
+		return;
+	}
+}

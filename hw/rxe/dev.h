@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The device: one ib_device over one Ethernet netdev, with one port.
+ */
+#ifndef SR_DEV_H
+#define SR_DEV_H
+
+#include <linux/netdevice.h>
+#include <rdma/ib_verbs.h>
+#include "counters.h"
+
+#define SR_PORT		1
+
+/**
+ * struct sr_dev - a soft RoCE device
+ * @ibdev: the core's device (ib_alloc_device() wants it first)
+ * @ndev: the netdev, held from the link's creation until the core frees
+ *	the device (dealloc_driver); the device is unregistered when the
+ *	netdev is
+ * @ndev_tracker: that reference's tracker
+ * @counters: the port's counters
+ * @up: the port's state last reported (IB_EVENT_PORT_ACTIVE or _ERR);
+ *	RTNL (the netdev notifier)
+ *
+ * The rest does not change after registration.
+ */
+struct sr_dev {
+	struct ib_device ibdev;
+	struct net_device *ndev;
+	netdevice_tracker ndev_tracker;
+	struct sr_counters counters;
+	bool up;
+};
+
+static inline struct sr_dev *to_sr_dev(struct ib_device *ibdev)
+{
+	return container_of(ibdev, struct sr_dev, ibdev);
+}
+
+int sr_dev_add(const char *name, struct net_device *ndev);
+void sr_dev_netdev_event(struct sr_dev *sdev, unsigned long event);
+
+#endif /* SR_DEV_H */

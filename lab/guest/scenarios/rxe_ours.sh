@@ -1,0 +1,96 @@
+#!/bin/sh
+# lab-check: no (hw/rxe is off by default until it carries traffic: run it
+# with a build that has CONFIG_OOT_RXE=m, Documentation/rxe.rst)
+#
+# Our soft RoCE driver, hw/rxe, on our ib_core: the module is ours, "rdma
+# link add" makes a device per netdev and refuses a second one and a
+# netdev that is not Ethernet, the port follows the netdev (state, MTU,
+# RoCE v2 GIDs from its addresses), user contexts and PDs through
+# rdma-core, the counters in sysfs, the device going away with its netdev,
+# and a clean unload.
+. /lab/guest-lib.sh
+S=rxe_ours
+IB=/sys/class/infiniband
+A=10.11.0.1
+
+pass() { lab_pass "$S/$1"; }
+fail() { lab_fail "$S/$1" "$2"; }
+check() { _c=$1; shift; lab_check "$S/$_c" "$@"; }
+
+lab_veth_pair || { fail net/veth "veth pair"; exit 0; }
+if ! lab_load rdma_rxe; then
+	fail load "our rdma_rxe: $(modinfo -n rdma_rxe 2>&1)"
+	exit 0
+fi
+lab_is_ours ib_core && pass load/ib_core-is-ours || fail load/ib_core-is-ours
+
+check link/add rdma link add rxe0 type rxe netdev veth0
+rdma link add rxe9 type rxe netdev veth0 2>/dev/null &&
+	fail link/second-on-netdev "accepted" || pass link/second-on-netdev
+rdma link add rxe9 type rxe netdev lo 2>/dev/null &&
+	fail link/not-ethernet "accepted lo" || pass link/not-ethernet
+rdma link | grep -q 'rxe0/1 state ACTIVE physical_state LINK_UP netdev veth0' &&
+	pass link/active || fail link/active "$(rdma link)"
+
+# veth's MTU of 1500 holds 1024-byte RoCE payloads, not 2048
+_info=$(ibv_devinfo -v -d rxe0 2>&1)
+echo "$_info" | grep -q 'transport:.*InfiniBand' && pass devinfo/transport ||
+	fail devinfo/transport "$_info"
+echo "$_info" | grep -q 'link_layer:.*Ethernet' && pass devinfo/link-layer ||
+	fail devinfo/link-layer "$_info"
+echo "$_info" | grep -q 'active_mtu:.*1024' && pass devinfo/mtu-1500 ||
+	fail devinfo/mtu-1500 "$(echo "$_info" | grep mtu)"
+ip link set veth0 mtu 4200
+_mtu=$(ibv_devinfo -d rxe0 | sed -n 's/.*active_mtu:[[:space:]]*\([0-9]*\).*/\1/p')
+[ "$_mtu" = 4096 ] && pass devinfo/mtu-4200 || fail devinfo/mtu-4200 "$_mtu"
+ip link set veth0 mtu 1500
+_mac=$(cat /sys/class/net/veth0/address | tr -d :)
+_guid=$(cat $IB/rxe0/node_guid | tr -d :)
+# EUI-64: the MAC with ff:fe in the middle and the U/L bit flipped
+_want=$(printf '%02x%sfffe%s' $((0x${_mac%??????????} ^ 2)) \
+	"$(echo "$_mac" | cut -c3-6)" "$(echo "$_mac" | cut -c7-12)")
+[ "$_guid" = "$_want" ] && pass node-guid/eui64 || fail node-guid/eui64 "$_guid, MAC $_mac"
+
+lab_wait_for 10 lab_gid_of rxe0 $A && pass gid/ipv4-roce-v2 ||
+	fail gid/ipv4-roce-v2 "no RoCE v2 GID for $A"
+
+ip link set veth0 down
+lab_wait_for 10 lab_port_state rxe0 DOWN && pass port/down ||
+	fail port/down "$(cat $IB/rxe0/ports/1/state)"
+ip link set veth0 up
+lab_wait_for 10 lab_port_state rxe0 ACTIVE && pass port/up ||
+	fail port/up "$(cat $IB/rxe0/ports/1/state)"
+
+# A user context and a PD through rdma-core's rxe provider
+python3 - <<'PY' >/tmp/rxe_ours.py.out 2>&1
+from pyverbs.device import Context
+from pyverbs.pd import PD
+with Context(name='rxe0') as ctx:
+    for _ in range(3):
+        PD(ctx).close()
+    a = ctx.query_device()
+    print('max_pd', a.max_pd, 'vendor_id', hex(a.vendor_id))
+PY
+[ $? -eq 0 ] && pass uverbs/context-and-pd || fail uverbs/context-and-pd "$(tail -n 3 /tmp/rxe_ours.py.out)"
+grep -q 'vendor_id 0xffffff' /tmp/rxe_ours.py.out && pass uverbs/query-device ||
+	fail uverbs/query-device "$(cat /tmp/rxe_ours.py.out)"
+
+_bad=''
+for _c in sent_pkts rcvd_pkts rdma_sends drop_bad_icrc; do
+	[ "$(cat $IB/rxe0/ports/1/hw_counters/$_c 2>/dev/null)" = 0 ] || _bad="$_bad $_c"
+done
+[ -z "$_bad" ] && pass counters || fail counters "absent or not 0:$_bad"
+
+check link/delete rdma link delete rxe0
+check link/add-again rdma link add rxe0 type rxe netdev veth0
+# The device goes with its netdev
+ip link add rxetmp0 type veth peer name rxetmp1
+check link/add-on-tmp rdma link add rxe5 type rxe netdev rxetmp0
+ip link del rxetmp0
+lab_wait_for 10 sh -c "! test -e $IB/rxe5" && pass netdev-gone ||
+	fail netdev-gone "rxe5 still there"
+
+# Unload with a device present
+lab_unload rdma_rxe && pass unload || fail unload "rmmod rdma_rxe"
+[ ! -e $IB/rxe0 ] && pass unload/device-gone || fail unload/device-gone "rxe0 stays"
+lab_unload ib_uverbs ib_core
