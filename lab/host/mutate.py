@@ -98,6 +98,26 @@ def code_of(rel):
     return rel[:-2] + '.o'
 
 
+def dependents_map(tree):
+    """For each file the objects of the build tree were made from, the
+    objects (paths) whose kbuild dependency record (.<object>.cmd) names
+    it: a mutated header or #included .c file changes them all."""
+    deps = {}
+    for root, _, files in os.walk(tree):
+        for f in files:
+            if not (f.startswith('.') and f.endswith('.o.cmd')):
+                continue
+            obj = os.path.join(root, f[1:-4])
+            with open(os.path.join(root, f), errors='replace') as cmd:
+                for line in cmd:
+                    path = line.strip().rstrip('\\').strip()
+                    if path.startswith('source_') and ':=' in path:
+                        path = path.split(':=', 1)[1].strip()
+                    if path.startswith('/') and ' ' not in path:
+                        deps.setdefault(os.path.normpath(path), set()).add(obj)
+    return deps
+
+
 def mutable_files(tree, ext=('.c', '.h')):
     """The files under tree's ROOTS that belong to a module with a suite,
     relative to tree, sorted."""
@@ -334,6 +354,8 @@ def cmd_build(args):
             where[e['id']] = locate(args.tree, e)
         except ListError as err:
             where[e['id']] = str(err)
+    # The objects made from each file: a mutant's must all go afterwards.
+    deps = dependents_map(args.tree)
     # The code of each file to mutate as the baseline build made it.
     base_code = {}
     for loc in where.values():
@@ -376,12 +398,17 @@ def cmd_build(args):
                 guest.append(f'{m["key"]} {" ".join(m["suites"])}')
                 suites_all += [s for s in m['suites'] if s not in suites_all]
         finally:
-            # Back to the baseline source; the object goes too, so that the
-            # next build makes it again whatever the timestamps say.
+            # Back to the baseline source; the objects made from the mutant
+            # go too (every one that includes the file: a header, or a .c
+            # file a suite module includes), so that the next build, in
+            # this run or the next, makes them again whatever the
+            # timestamps say (the next run's copy of the sources takes the
+            # tree's older ones).
             with open(src, 'w') as f:
                 f.write(orig)
-            if os.path.exists(obj):
-                os.unlink(obj)
+            for stale in {obj} | deps.get(os.path.normpath(src), set()):
+                if os.path.exists(stale):
+                    os.unlink(stale)
         if m['status'] != 'built':
             print(f'[{i:2}/{len(entries)}] {e["id"]}: {m["status"]} ({m["detail"]})', flush=True)
     with open(os.path.join(data, 'mutants'), 'w') as f:
