@@ -140,6 +140,8 @@ diagnose() {	# WHAT PID...
 	_dd=/sys/kernel/debug/dynamic_debug/control
 	lab_kmsg "soak: stall $stalls: five seconds"
 	[ -w $_dd ] && echo 'module rdma_rxe +p' >$_dd 2>/dev/null
+	# How many of the driver's debug messages were on (0: none)
+	grep -c '\[rdma_rxe\].*=p' $_dd >"$_d/debug-sites" 2>&1
 	sleep 5
 	[ -w $_dd ] && echo 'module rdma_rxe -p' >$_dd 2>/dev/null
 	counters >"$_d/counters-5s" 2>&1
