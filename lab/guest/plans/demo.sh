@@ -3,8 +3,10 @@
 # RoCE driver, rdma_rxe, on our RDMA core, over the two ends of a veth pair.
 # What iproute2 shows of the devices, their RoCE GIDs following the
 # addresses, port events following the link, traffic from our ULP with
-# its figures, and rdma-core's ibv_devinfo and a pingpong through our
-# ib_uverbs.  Exits non-zero when a step fails.
+# its figures, rdma-core's ibv_devinfo and a pingpong through our
+# ib_uverbs, and an NVMe-oF disk that Debian's nvmet-rdma serves on rxe0
+# and its nvme-rdma uses over rxe1, through our rdma_cm, with fio's
+# figures.  Exits non-zero when a step fails.
 . /lab/guest-lib.sh
 IB=/sys/class/infiniband
 rc=0
@@ -104,12 +106,93 @@ echo "  (the server on rxe1:)"
 sed 's/^/    /' /tmp/demo-pp.out
 [ $pc -eq 0 ] && [ $ps -eq 0 ] || failed "ibv_rc_pingpong (client $pc, server $ps)"
 
+section "NVMe over RDMA: Debian's nvmet-rdma and nvme-rdma on our rdma_cm"
+NQN=nqn.2026-11.org.rdmalab:demo
+CFS=/sys/kernel/config/nvmet
+# The target: a 1 GiB null_blk namespace, port 4420 on rxe0's 10.11.0.1.
+nvme_target_up() {
+	lab_configfs &&
+		lab_load_intree nvmet_rdma && lab_load_intree nvme_rdma &&
+		modprobe null_blk nr_devices=1 gb=1 memory_backed=1 || return 1
+	mkdir $CFS/subsystems/$NQN &&
+		echo 1 >$CFS/subsystems/$NQN/attr_allow_any_host &&
+		mkdir $CFS/subsystems/$NQN/namespaces/1 &&
+		echo /dev/nullb0 >$CFS/subsystems/$NQN/namespaces/1/device_path &&
+		echo 1 >$CFS/subsystems/$NQN/namespaces/1/enable &&
+		mkdir $CFS/ports/1 && echo rdma >$CFS/ports/1/addr_trtype &&
+		echo ipv4 >$CFS/ports/1/addr_adrfam &&
+		echo 10.11.0.1 >$CFS/ports/1/addr_traddr &&
+		echo 4420 >$CFS/ports/1/addr_trsvcid &&
+		ln -s $CFS/subsystems/$NQN $CFS/ports/1/subsystems/$NQN
+}
+nvme_target_down() {
+	rm -f $CFS/ports/1/subsystems/$NQN
+	rmdir $CFS/ports/1 2>/dev/null
+	[ -d $CFS/subsystems/$NQN/namespaces/1 ] &&
+		echo 0 >$CFS/subsystems/$NQN/namespaces/1/enable &&
+		rmdir $CFS/subsystems/$NQN/namespaces/1
+	rmdir $CFS/subsystems/$NQN 2>/dev/null
+	lab_unload nvme_rdma nvme_fabrics nvmet_rdma nvmet null_blk
+}
+# The host's disk of our subsystem (/dev/nvmeNnM, not a path of it
+# nvmeNcCnM under native multipath), on stdout.
+nvme_disk() {
+	for b in /sys/block/nvme*n*; do
+		case "${b##*/}" in *c*n*) continue ;; esac
+		[ "$(cat "$b/device/subsysnqn" 2>/dev/null)" = $NQN ] || continue
+		echo "/dev/${b##*/}"
+		return 0
+	done
+	return 1
+}
+# fio NAME ARGS...: a run on the disk, its figures.
+demo_fio() {
+	n=$1
+	shift
+	printf '$ fio --name=%s %s
+' "$n" "$*"
+	timeout 300 fio --name="$n" --filename="$disk" --direct=1 --ioengine=libaio \
+		"$@" >/tmp/demo-fio.out 2>&1
+	st=$?
+	grep -E 'err=|IOPS=|lat \(usec\): min|verify' /tmp/demo-fio.out | sed 's/^/  /'
+	[ $st -eq 0 ] || failed "fio $n (exit $st)"
+}
+if nvme_target_up; then
+	for m in nvmet_rdma nvme_rdma rdma_cm ib_cm iw_cm; do
+		printf '  %-10s %s\n' "$m" "$(modinfo -n $m)"
+	done
+	for m in rdma_cm ib_cm iw_cm; do
+		lab_is_ours $m || failed "the loaded $m is not ours"
+	done
+	show nvme discover -t rdma -a 10.11.0.1 -s 4420 -w 10.11.0.2
+	printf '$ %s\n' "nvme connect -t rdma -a 10.11.0.1 -s 4420 -w 10.11.0.2 -n $NQN"
+	timeout 120 nvme connect -t rdma -a 10.11.0.1 -s 4420 -w 10.11.0.2 -n $NQN 2>&1 |
+		sed 's/^/  /'
+	if lab_wait_for 60 nvme_disk; then
+		disk=$(nvme_disk)
+		show nvme list
+		show rdma res show cm_id
+		demo_fio write-verify --rw=randwrite --bs=4k --iodepth=16 --size=32M \
+			--verify=crc32c --do_verify=1 --verify_fatal=1
+		demo_fio randread-4k --rw=randread --bs=4k --iodepth=32 --runtime=10 \
+			--time_based
+		demo_fio seqread-128k --rw=read --bs=128k --iodepth=16 --runtime=10 \
+			--time_based
+		show nvme disconnect -n $NQN
+	else
+		failed "no NVMe disk of $NQN on the host"
+	fi
+else
+	failed "the nvmet target (modules or configfs)"
+fi
+nvme_target_down || failed "unloading the NVMe modules"
+
 section "Taking it down"
 show rdma link delete rxe1
 show rdma link delete rxe0
 lab_wait_for 30 test ! -e "$IB/rxe0" || failed "rxe0 left"
 lab_veth_pair_del
-lab_unload rdma_traffic rdma_devwatch rdma_rxe ib_uverbs ib_core ||
+lab_unload rdma_traffic rdma_devwatch rdma_rxe ib_uverbs rdma_cm iw_cm ib_cm ib_core ||
 	failed "unloading"
 
 section "Kernel log since the demo started"
