@@ -5,10 +5,13 @@
  * and freeing.  Control path only.
  */
 #include <linux/if_arp.h>
+#include <linux/ipv6.h>
+#include <linux/udp.h>
 #include <net/addrconf.h>
 #include <rdma/ib_mad.h>
 #include <rdma/ib_verbs.h>
 #include "dev.h"
+#include "wire.h"
 
 /* The rxe user ABI (rdma_user_rxe.h); rdma-core's rxe provider takes 2 */
 #define SR_UVERBS_ABI_VERSION	2
@@ -16,10 +19,15 @@
 #define SR_VENDOR_ID		0xffffff
 #define SR_MAX_PD		0x7ffff
 #define SR_GID_TBL_LEN		1024
-/* The headers around a RoCEv2 payload: IPv4 (IPv6 is larger: checked
- * against the MTU as sent), UDP, BTH and ICRC.
+/*
+ * The most header bytes around a payload of the path MTU: IPv6 (the longer
+ * IP header), UDP, the BTH, RDMA WRITE Only with Immediate's RETH and
+ * ImmDt (the most a packet with payload carries), the ICRC.  A full
+ * payload is a multiple of four: no pad.
  */
-#define SR_ROCE_OVERHEAD	(20 + 8 + 12 + 4)
+#define SR_ROCE_OVERHEAD	(sizeof(struct ipv6hdr) + sizeof(struct udphdr) + \
+				 SR_BTH_BYTES + sizeof(struct sr_reth) + 4 + \
+				 SR_ICRC_BYTES)
 
 /**
  * struct sr_pd - a protection domain
@@ -59,7 +67,7 @@ static bool sr_netdev_up(const struct net_device *ndev)
 	return netif_running(ndev) && netif_carrier_ok(ndev);
 }
 
-/* The largest IB MTU whose packets fit the netdev's MTU. */
+/* The largest IB MTU whose packets fit the netdev's MTU, any of them. */
 static enum ib_mtu sr_mtu_of(unsigned int mtu)
 {
 	enum ib_mtu m;
