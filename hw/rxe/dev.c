@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The device and its port: what it says of itself (query_device,
- * query_port), its user contexts and PDs, its counters, and its making
- * and freeing.  Control path only.
+ * query_port), its user contexts and PDs, its counters, its verbs (the
+ * objects' own files implement them), and its making and freeing.
+ * Control path only.
  */
 #include <linux/if_arp.h>
 #include <linux/ipv6.h>
@@ -10,7 +11,9 @@
 #include <net/addrconf.h>
 #include <rdma/ib_mad.h>
 #include <rdma/ib_verbs.h>
+#include "cq.h"
 #include "dev.h"
+#include "mmap.h"
 #include "wire.h"
 
 /* The rxe user ABI (rdma_user_rxe.h); rdma-core's rxe provider takes 2 */
@@ -37,14 +40,6 @@ struct sr_pd {
 	struct ib_pd ibpd;
 };
 
-/**
- * struct sr_ucontext - a user context
- * @ibuc: the core's
- */
-struct sr_ucontext {
-	struct ib_ucontext ibuc;
-};
-
 static int sr_query_device(struct ib_device *ibdev,
 			   struct ib_device_attr *attr, struct ib_udata *udata)
 {
@@ -57,6 +52,8 @@ static int sr_query_device(struct ib_device *ibdev,
 	attr->page_size_cap = PAGE_SIZE;
 	attr->max_pd = SR_MAX_PD;
 	attr->max_pkeys = 1;
+	attr->max_cq = SR_MAX_CQ;
+	attr->max_cqe = SR_MAX_CQE;
 	/* "rdma link delete" may take it away */
 	attr->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
 	return 0;
@@ -172,16 +169,24 @@ static const struct ib_device_ops sr_dev_ops = {
 	.alloc_hw_port_stats = sr_alloc_port_stats,
 	.alloc_pd = sr_alloc_pd,
 	.alloc_ucontext = sr_alloc_ucontext,
+	.create_cq = sr_create_cq,
 	.dealloc_driver = sr_dealloc_driver,
 	.dealloc_pd = sr_dealloc_pd,
 	.dealloc_ucontext = sr_dealloc_ucontext,
+	.destroy_cq = sr_destroy_cq,
 	.get_hw_stats = sr_get_hw_stats,
 	.get_link_layer = sr_get_link_layer,
 	.get_port_immutable = sr_get_port_immutable,
+	.mmap = sr_mmap,
+	.mmap_free = sr_mmap_free,
+	.poll_cq = sr_poll_cq,
 	.query_device = sr_query_device,
 	.query_pkey = sr_query_pkey,
 	.query_port = sr_query_port,
+	.req_notify_cq = sr_req_notify_cq,
+	.resize_cq = sr_resize_cq,
 
+	INIT_RDMA_OBJ_SIZE(ib_cq, sr_cq, ibcq),
 	INIT_RDMA_OBJ_SIZE(ib_pd, sr_pd, ibpd),
 	INIT_RDMA_OBJ_SIZE(ib_ucontext, sr_ucontext, ibuc),
 };

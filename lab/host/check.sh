@@ -176,6 +176,31 @@ sparse_for() {
 	diags_result "sparse/$name" "$LOGS/sparse-$name.log" "$b" "warnings"
 }
 
+# rxe_for NAME KDIR: hw/rxe with OOT_RXE=m, which the build above leaves out
+# (off by default until the driver carries traffic; Documentation/rxe.rst),
+# with W=1 and sparse, against that build's Module.symvers.  Its own tree
+# (build/oot-rxe/<release>): the default selection stays what is tested.
+rxe_for() {
+	local name=$1 kdir=$2 rel b d
+	rel=$(kdir_release "$kdir")
+	b="$TOP_DIR/build/$rel"
+	d="$TOP_DIR/build/oot-rxe/$rel"
+	step "hw/rxe with OOT_RXE=m for the $name kernel (W=1, sparse)"
+	mkdir -p "$d/hw" "$d/.kconfig"
+	rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='*.mod*' \
+		--exclude='.*.cmd' "$TOP_DIR/hw/rxe" "$d/hw/"
+	echo CONFIG_OOT_RXE=m >"$d/.kconfig/auto.conf"
+	if ! timed "rxe-$name" nice -n "$bg_nice" make -C "$kdir" M="$d/hw/rxe" W=1 C=2 \
+		KCFLAGS="-I$b/generated" KBUILD_EXTRA_SYMBOLS="$b/Module.symvers" modules \
+		>"$LOGS/rxe-$name.log" 2>&1; then
+		our_diags "$LOGS/rxe-$name.log" "$d" | grep error | head -n 20
+		result FAIL "build/rxe-$name" "see $LOGS/rxe-$name.log"
+		return
+	fi
+	result PASS "build/rxe-$name"
+	diags_result "warnings/rxe-$name" "$LOGS/rxe-$name.log" "$d" "W=1 or sparse warnings"
+}
+
 # Builds, sparse, abi-check and checkpatch run at this niceness: 0 until
 # the test VM starts, then lower than it.
 bg_nice=0
@@ -290,6 +315,7 @@ else
 fi
 
 [ $built_stock -eq 1 ] && sparse_for stock "$skdir"
+[ $built_stock -eq 1 ] && rxe_for stock "$skdir"
 
 # abi_check NAME KDIR SYMVERS ULP_MODULE_DIR: our CRCs against that kernel's
 abi_check() {

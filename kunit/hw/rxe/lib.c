@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The files of hw/rxe/ that need no device, built into rdma_kunit_rxe as
+ * The files of hw/rxe/ that need no registered device, built into rdma_kunit_rxe as
  * they are into rdma_rxe: what the suites test is the driver's own code.
  */
 #include "../../../hw/rxe/wire.c"
 #include "../../../hw/rxe/icrc.c"
 #include "../../../hw/rxe/queue.c"
 #include "../../../hw/rxe/counters.c"
+#include "../../../hw/rxe/mmap.c"
+#include "../../../hw/rxe/cq.c"
