@@ -225,6 +225,11 @@ int sr_dev_add(const char *name, struct net_device *ndev)
 	netdev_hold(ndev, &sdev->ndev_tracker, GFP_KERNEL);
 	sdev->up = sr_netdev_up(ndev);
 
+	/*
+	 * The write() commands beyond the core's defaults that rdma-core's
+	 * provider sends: REQ_NOTIFY_CQ (arming goes through the kernel)
+	 */
+	sdev->ibdev.uverbs_cmd_mask |= BIT_ULL(IB_USER_VERBS_CMD_REQ_NOTIFY_CQ);
 	sdev->ibdev.node_type = RDMA_NODE_IB_CA;
 	sdev->ibdev.phys_port_cnt = 1;
 	sdev->ibdev.num_comp_vectors = num_possible_cpus();

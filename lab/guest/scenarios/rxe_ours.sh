@@ -5,8 +5,8 @@
 # Our soft RoCE driver, hw/rxe, on our ib_core: the module is ours, "rdma
 # link add" makes a device per netdev and refuses a second one and a
 # netdev that is not Ethernet, the port follows the netdev (state, MTU,
-# RoCE v2 GIDs from its addresses), user contexts and PDs through
-# rdma-core, the counters in sysfs, the device going away with its netdev,
+# RoCE v2 GIDs from its addresses), user contexts, PDs and CQs (their
+# rings mapped) through rdma-core, the counters in sysfs, the device going away with its netdev,
 # and a clean unload.
 . /lab/guest-lib.sh
 S=rxe_ours
@@ -74,6 +74,59 @@ PY
 [ $? -eq 0 ] && pass uverbs/context-and-pd || fail uverbs/context-and-pd "$(tail -n 3 /tmp/rxe_ours.py.out)"
 grep -q 'vendor_id 0xffffff' /tmp/rxe_ours.py.out && pass uverbs/query-device ||
 	fail uverbs/query-device "$(cat /tmp/rxe_ours.py.out)"
+
+# Completion queues through the provider: each maps its ring (mmap of the
+# uverbs file); sizes granted and refused, resize (a new ring mapped),
+# arming, the extended CQ, many made and destroyed
+python3 - <<'PY' >/tmp/rxe_ours.cq.out 2>&1
+import errno
+from pyverbs.device import Context
+from pyverbs.cq import CQ, CQEX, CompChannel, CqInitAttrEx
+from pyverbs.pyverbs_error import PyverbsRDMAError
+
+def refused(what, f, err):
+    try:
+        f()
+    except PyverbsRDMAError as e:
+        assert e.error_code == err, (what, e.error_code)
+        print('refused', what, errno.errorcode[err])
+        return
+    raise AssertionError(what + ' accepted')
+
+with Context(name='rxe0') as ctx:
+    a = ctx.query_device()
+    print('max_cq', a.max_cq, 'max_cqe', a.max_cqe)
+    assert a.max_cq > 0 and a.max_cqe > 1000
+    cq = CQ(ctx, 100)
+    assert cq.cqe >= 100, cq.cqe
+    assert cq.poll(4)[0] == 0
+    cq.req_notify()
+    cq.req_notify(solicited_only=True)
+    cq.resize(1000)
+    assert cq.cqe >= 1000, cq.cqe
+    assert cq.poll(4)[0] == 0
+    cq.resize(1)
+    assert 1 <= cq.cqe < 100, cq.cqe
+    cq.close()
+    refused('cqe max_cqe+1', lambda: CQ(ctx, a.max_cqe + 1), errno.EINVAL)
+    big = CQ(ctx, a.max_cqe)
+    assert big.cqe >= a.max_cqe
+    refused('resize beyond max_cqe', lambda: big.resize(a.max_cqe + 1), errno.EINVAL)
+    big.close()
+    with CompChannel(ctx) as ch:
+        cq = CQ(ctx, 10, None, ch, 0)
+        cq.req_notify()
+        cq.close()
+    cqex = CQEX(ctx, CqInitAttrEx(cqe=50))
+    assert cqex.start_poll(None) == errno.ENOENT
+    cqex.close()
+    cqs = [CQ(ctx, 64) for _ in range(200)]
+    for c in cqs:
+        c.close()
+    print('cq ok')
+PY
+[ $? -eq 0 ] && grep -q '^cq ok' /tmp/rxe_ours.cq.out && pass uverbs/cq ||
+	fail uverbs/cq "$(tail -n 5 /tmp/rxe_ours.cq.out)"
 
 _bad=''
 for _c in sent_pkts rcvd_pkts rdma_sends drop_bad_icrc; do
