@@ -28,6 +28,7 @@ static const struct rdma_stat_desc sr_counter_descs[SR_NR_COUNTERS] = {
 	[SR_DROP_LENGTH] = { .name = "drop_bad_length" },
 	[SR_DROP_PAYLOAD] = { .name = "drop_bad_payload" },
 	[SR_DROP_ICRC] = { .name = "drop_bad_icrc" },
+	[SR_DROP_QPN] = { .name = "drop_bad_qpn" },
 };
 
 /* The counter of each reason sr_parse() gives for a refusal. */

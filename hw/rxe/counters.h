@@ -34,6 +34,7 @@ enum sr_counter {
 	SR_DROP_LENGTH,
 	SR_DROP_PAYLOAD,
 	SR_DROP_ICRC,
+	SR_DROP_QPN,		/* for no queue pair of the device */
 	SR_NR_COUNTERS
 };
 

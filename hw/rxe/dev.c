@@ -14,6 +14,7 @@
 #include "cq.h"
 #include "dev.h"
 #include "mmap.h"
+#include "net.h"
 #include "wire.h"
 
 /* The rxe user ABI (rdma_user_rxe.h); rdma-core's rxe provider takes 2 */
@@ -197,8 +198,9 @@ static const struct ib_device_ops sr_dev_ops = {
  * @ndev: an Ethernet netdev that has no device of ours yet
  *
  * Context: process context, RTNL not held (the core's NEWLINK).
- * Return: 0, -EEXIST if @ndev has one, -EINVAL if it is not Ethernet, or
- * what registering returned.
+ * Return: 0, -EEXIST if @ndev has one, -EINVAL if it is not Ethernet,
+ * -EADDRINUSE if RoCEv2's UDP port is taken in @ndev's namespace, or what
+ * registering returned.
  */
 int sr_dev_add(const char *name, struct net_device *ndev)
 {
@@ -213,6 +215,10 @@ int sr_dev_add(const char *name, struct net_device *ndev)
 		ib_device_put(other);
 		return -EEXIST;
 	}
+	/* Packets can arrive as soon as the device is registered */
+	ret = sr_net_open(dev_net(ndev));
+	if (ret)
+		return ret;
 	sdev = ib_alloc_device(sr_dev, ibdev);
 	if (!sdev)
 		return -ENOMEM;

@@ -7,6 +7,7 @@
 #include <linux/module.h>
 #include <rdma/rdma_netlink.h>
 #include "dev.h"
+#include "net.h"
 #include "rdma_version.h"
 
 static int sr_newlink(const char *name, struct net_device *ndev)
@@ -41,9 +42,14 @@ static int __init sr_init(void)
 {
 	int ret;
 
-	ret = register_netdevice_notifier(&sr_netdev_nb);
+	ret = sr_net_register();
 	if (ret)
 		return ret;
+	ret = register_netdevice_notifier(&sr_netdev_nb);
+	if (ret) {
+		sr_net_unregister();
+		return ret;
+	}
 	rdma_link_register(&sr_link_ops);
 	return 0;
 }
@@ -53,6 +59,7 @@ static void __exit sr_exit(void)
 	rdma_link_unregister(&sr_link_ops);
 	ib_unregister_driver(RDMA_DRIVER_RXE);
 	unregister_netdevice_notifier(&sr_netdev_nb);
+	sr_net_unregister();
 }
 
 module_init(sr_init);

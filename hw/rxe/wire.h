@@ -79,6 +79,8 @@ enum sr_ext {
 
 #define SR_BTH_BYTES	12
 #define SR_ICRC_BYTES	4
+/* The longest headers an opcode has: BTH and AtomicETH (40 bytes) */
+#define SR_MAX_HLEN	(SR_BTH_BYTES + sizeof(struct sr_atmeth))
 
 /* ---- AETH syndromes --------------------------------------------------- */
 

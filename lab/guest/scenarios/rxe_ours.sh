@@ -6,7 +6,9 @@
 # link add" makes a device per netdev and refuses a second one and a
 # netdev that is not Ethernet, the port follows the netdev (state, MTU,
 # RoCE v2 GIDs from its addresses), user contexts, PDs and CQs (their
-# rings mapped) through rdma-core, the counters in sysfs, the device going away with its netdev,
+# rings mapped) through rdma-core, the counters in sysfs, malformed and
+# random packets from the wire each dropped and counted by reason, a
+# device in another network namespace with a socket of its own, the device going away with its netdev,
 # and a clean unload.
 . /lab/guest-lib.sh
 S=rxe_ours
@@ -133,6 +135,36 @@ for _c in sent_pkts rcvd_pkts rdma_sends drop_bad_icrc; do
 	[ "$(cat $IB/rxe0/ports/1/hw_counters/$_c 2>/dev/null)" = 0 ] || _bad="$_bad $_c"
 done
 [ -z "$_bad" ] && pass counters || fail counters "absent or not 0:$_bad"
+
+# Packets from the wire (tools/roce_inject.py), from veth1's address to
+# rxe0's by a plain UDP socket: each checked and dropped by the first
+# check it fails, none trusted (rxe0 has no queue pair, so a good packet
+# is dropped for its QPN); then random and broken packets of every opcode,
+# each accounted for by exactly one drop counter; the kernel log clean.
+lab_kmsg "wire start"
+timeout 300 python3 /lab/tools/roce_inject.py check $S/wire rxe0 10.11.0.2 10.11.0.1 ||
+	fail wire/tool "exit $?"
+timeout 900 python3 /lab/tools/roce_inject.py fuzz $S/wire rxe0 10.11.0.2 10.11.0.1 \
+	"${RXE_FUZZ_PACKETS:-100000}" 1 || fail wire/fuzz-tool "exit $?"
+lab_kernel_log_clean "$S/wire/kernel-log" "wire start"
+
+# A device in another network namespace has a socket of its own there:
+# the same packets, sent into the namespace, reach it; it goes with the
+# namespace.
+ip netns add rxens
+ip link add vns0 type veth peer name vns1
+ip link set vns0 netns rxens
+ip -n rxens addr add 10.12.0.1/24 dev vns0
+ip -n rxens link set vns0 up
+ip addr add 10.12.0.2/24 dev vns1
+ip link set vns1 up
+check netns/link-add ip netns exec rxens rdma link add rxe7 type rxe netdev vns0
+timeout 300 python3 /lab/tools/roce_inject.py check $S/netns/wire rxe7 10.12.0.2 10.12.0.1 ||
+	fail netns/wire-tool "exit $?"
+ip netns del rxens
+lab_wait_for 10 sh -c "! test -e $IB/rxe7" && pass netns/gone ||
+	fail netns/gone "rxe7 still there"
+ip link del vns1 2>/dev/null
 
 check link/delete rdma link delete rxe0
 check link/add-again rdma link add rxe0 type rxe netdev veth0
