@@ -9,3 +9,4 @@
 #include "../../../hw/rxe/counters.c"
 #include "../../../hw/rxe/mmap.c"
 #include "../../../hw/rxe/cq.c"
+#include "../../../hw/rxe/recv.c"
