@@ -5,6 +5,7 @@
  */
 #include <linux/overflow.h>
 #include "cq.h"
+#include "dev.h"
 
 /*
  * struct ibv_wc's wc_flags, as rdma-core's rxe provider hands them to
@@ -155,12 +156,14 @@ static int sr_cq_ring(struct sr_queue *q, struct sr_mmap **mm, int cqe,
  *	map the ring), or NULL for a kernel CQ
  *
  * Context: process context, may sleep.
- * Return: 0; -EINVAL for a bad size or a response with no room for the
- * ring's place, -EOPNOTSUPP for flags, -ENOMEM, or -EFAULT.
+ * Return: 0; -EINVAL for a bad size, a response with no room for the
+ * ring's place or a device that has max_cq CQs, -EOPNOTSUPP for flags,
+ * -ENOMEM, or -EFAULT.
  */
 int sr_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 		 struct ib_udata *udata)
 {
+	struct sr_dev *sdev = to_sr_dev(ibcq->device);
 	struct rxe_create_cq_resp resp = {};
 	struct sr_cq *cq = to_sr_cq(ibcq);
 	int ret;
@@ -169,18 +172,25 @@ int sr_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 		return -EOPNOTSUPP;
 	if (udata && udata->outlen < sizeof(resp))
 		return -EINVAL;
+	if (!sr_dev_take(&sdev->n_cq, SR_MAX_CQ))
+		return -EINVAL;
 	ret = sr_cq_ring(&cq->q, &cq->mm, attr->cqe, udata, &resp.mi);
 	if (ret)
-		return ret;
+		goto err;
 	spin_lock_init(&cq->lock);
 	cq->notify = 0;
 	cq->overflowed = false;
 	ibcq->cqe = sr_queue_depth(&cq->q);
 	if (udata && ib_copy_to_udata(udata, &resp, sizeof(resp))) {
 		sr_queue_release(&cq->q, cq->mm);
-		return -EFAULT;
+		ret = -EFAULT;
+		goto err;
 	}
 	return 0;
+
+err:
+	atomic_dec(&sdev->n_cq);
+	return ret;
 }
 
 /**
@@ -197,6 +207,7 @@ int sr_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 	struct sr_cq *cq = to_sr_cq(ibcq);
 
 	sr_queue_release(&cq->q, cq->mm);
+	atomic_dec(&to_sr_dev(ibcq->device)->n_cq);
 	return 0;
 }
 

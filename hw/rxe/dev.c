@@ -15,6 +15,7 @@
 #include "dev.h"
 #include "mmap.h"
 #include "net.h"
+#include "srq.h"
 #include "wire.h"
 
 /* The rxe user ABI (rdma_user_rxe.h); rdma-core's rxe provider takes 2 */
@@ -55,6 +56,9 @@ static int sr_query_device(struct ib_device *ibdev,
 	attr->max_pkeys = 1;
 	attr->max_cq = SR_MAX_CQ;
 	attr->max_cqe = SR_MAX_CQE;
+	attr->max_srq = SR_MAX_SRQ;
+	attr->max_srq_wr = SR_MAX_SRQ_WR;
+	attr->max_srq_sge = SR_MAX_SRQ_SGE;
 	/* "rdma link delete" may take it away */
 	attr->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
 	return 0;
@@ -130,13 +134,16 @@ static void sr_dealloc_ucontext(struct ib_ucontext *uc)
 {
 }
 
+/* A PD is nothing but its number (the core's object): counted, no more */
 static int sr_alloc_pd(struct ib_pd *pd, struct ib_udata *udata)
 {
-	return 0;
+	return sr_dev_take(&to_sr_dev(pd->device)->n_pd, SR_MAX_PD) ?
+	       0 : -EINVAL;
 }
 
 static int sr_dealloc_pd(struct ib_pd *pd, struct ib_udata *udata)
 {
+	atomic_dec(&to_sr_dev(pd->device)->n_pd);
 	return 0;
 }
 
@@ -171,24 +178,30 @@ static const struct ib_device_ops sr_dev_ops = {
 	.alloc_pd = sr_alloc_pd,
 	.alloc_ucontext = sr_alloc_ucontext,
 	.create_cq = sr_create_cq,
+	.create_srq = sr_create_srq,
 	.dealloc_driver = sr_dealloc_driver,
 	.dealloc_pd = sr_dealloc_pd,
 	.dealloc_ucontext = sr_dealloc_ucontext,
 	.destroy_cq = sr_destroy_cq,
+	.destroy_srq = sr_destroy_srq,
 	.get_hw_stats = sr_get_hw_stats,
 	.get_link_layer = sr_get_link_layer,
 	.get_port_immutable = sr_get_port_immutable,
 	.mmap = sr_mmap,
 	.mmap_free = sr_mmap_free,
+	.modify_srq = sr_modify_srq,
 	.poll_cq = sr_poll_cq,
+	.post_srq_recv = sr_post_srq_recv,
 	.query_device = sr_query_device,
 	.query_pkey = sr_query_pkey,
 	.query_port = sr_query_port,
+	.query_srq = sr_query_srq,
 	.req_notify_cq = sr_req_notify_cq,
 	.resize_cq = sr_resize_cq,
 
 	INIT_RDMA_OBJ_SIZE(ib_cq, sr_cq, ibcq),
 	INIT_RDMA_OBJ_SIZE(ib_pd, sr_pd, ibpd),
+	INIT_RDMA_OBJ_SIZE(ib_srq, sr_srq, ibsrq),
 	INIT_RDMA_OBJ_SIZE(ib_ucontext, sr_ucontext, ibuc),
 };
 

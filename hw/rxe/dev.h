@@ -21,6 +21,9 @@
  * @counters: the port's counters
  * @up: the port's state last reported (IB_EVENT_PORT_ACTIVE or _ERR);
  *	RTNL (the netdev notifier)
+ * @n_pd: PDs the device has, at most its max_pd (sr_dev_take())
+ * @n_cq: CQs, at most max_cq
+ * @n_srq: SRQs, at most max_srq
  *
  * The rest does not change after registration.
  */
@@ -30,11 +33,26 @@ struct sr_dev {
 	netdevice_tracker ndev_tracker;
 	struct sr_counters counters;
 	bool up;
+	atomic_t n_pd;
+	atomic_t n_cq;
+	atomic_t n_srq;
 };
 
 static inline struct sr_dev *to_sr_dev(struct ib_device *ibdev)
 {
 	return container_of(ibdev, struct sr_dev, ibdev);
+}
+
+/*
+ * Counts one more object of a kind the device has at most @max of; false
+ * (and nothing counted) if it has them all.  Any context.
+ */
+static inline bool sr_dev_take(atomic_t *n, unsigned int max)
+{
+	if (atomic_inc_return(n) <= max)
+		return true;
+	atomic_dec(n);
+	return false;
 }
 
 int sr_dev_add(const char *name, struct net_device *ndev);

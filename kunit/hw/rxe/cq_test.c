@@ -13,6 +13,7 @@
 #include <linux/completion.h>
 #include <linux/hrtimer.h>
 #include "cq.h"
+#include "dev.h"
 
 /**
  * struct ct_cq - a CQ under test and what its handlers saw
@@ -50,6 +51,19 @@ static void ct_free(struct kunit_resource *res)
 	sr_destroy_cq(&t->cq.ibcq, NULL);
 }
 
+/* The device CQs count in (n_cq); one per test. */
+static struct ib_device *ct_dev(struct kunit *test)
+{
+	struct sr_dev *sdev;
+
+	if (!test->priv) {
+		sdev = kunit_kzalloc(test, sizeof(*sdev), GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, sdev);
+		test->priv = sdev;
+	}
+	return &((struct sr_dev *)test->priv)->ibdev;
+}
+
 /* A kernel CQ of at least @cqe completions, destroyed with the test. */
 static struct ct_cq *ct_new(struct kunit *test, int cqe)
 {
@@ -57,6 +71,7 @@ static struct ct_cq *ct_new(struct kunit *test, int cqe)
 	struct ct_cq *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, t);
+	t->cq.ibcq.device = ct_dev(test);
 	t->cq.ibcq.comp_handler = ct_comp;
 	t->cq.ibcq.event_handler = ct_event;
 	t->cq.ibcq.cq_context = t;
@@ -102,6 +117,7 @@ static void ct_sizes(struct kunit *test)
 	int i;
 
 	KUNIT_ASSERT_NOT_NULL(test, cq);
+	cq->ibcq.device = ct_dev(test);
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		attr.cqe = bad[i];
 		KUNIT_EXPECT_EQ_MSG(test, sr_create_cq(&cq->ibcq, &attr, NULL),
@@ -121,6 +137,32 @@ static void ct_sizes(struct kunit *test)
 	KUNIT_EXPECT_GE(test, t->cq.ibcq.cqe, SR_MAX_CQE);
 	KUNIT_EXPECT_EQ(test, ct_post(t, 1, false), 0);
 	ct_expect(test, t, 1, 1);
+	/* The three made count; refusals do not */
+	KUNIT_EXPECT_EQ(test, atomic_read(&to_sr_dev(ct_dev(test))->n_cq), 3);
+}
+
+/* No more than max_cq CQs; a destroyed one makes room. */
+static void ct_max_cq(struct kunit *test)
+{
+	struct ib_cq_init_attr attr = { .cqe = 4 };
+	struct sr_cq *cq = kunit_kcalloc(test, 2, sizeof(*cq), GFP_KERNEL);
+	struct sr_dev *sdev = to_sr_dev(ct_dev(test));
+	int ret;
+
+	KUNIT_ASSERT_NOT_NULL(test, cq);
+	cq[0].ibcq.device = &sdev->ibdev;
+	cq[1].ibcq.device = &sdev->ibdev;
+	atomic_set(&sdev->n_cq, SR_MAX_CQ - 1);
+	KUNIT_ASSERT_EQ(test, sr_create_cq(&cq[0].ibcq, &attr, NULL), 0);
+	ret = sr_create_cq(&cq[1].ibcq, &attr, NULL);
+	if (!ret)
+		sr_destroy_cq(&cq[1].ibcq, NULL);
+	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
+	KUNIT_EXPECT_EQ(test, atomic_read(&sdev->n_cq), SR_MAX_CQ);
+	sr_destroy_cq(&cq[0].ibcq, NULL);
+	KUNIT_EXPECT_EQ(test, atomic_read(&sdev->n_cq), SR_MAX_CQ - 1);
+	/* Room again: made, and destroyed with the test */
+	ct_new(test, 4);
 }
 
 /* Oldest first, in batches that wrap the ring several times. */
@@ -398,6 +440,7 @@ static void ct_user_wc(struct kunit *test)
 
 static struct kunit_case ct_cases[] = {
 	KUNIT_CASE(ct_sizes),
+	KUNIT_CASE(ct_max_cq),
 	KUNIT_CASE(ct_fifo),
 	KUNIT_CASE(ct_overflow),
 	KUNIT_CASE(ct_notify),

@@ -9,4 +9,5 @@
 #include "../../../hw/rxe/counters.c"
 #include "../../../hw/rxe/mmap.c"
 #include "../../../hw/rxe/cq.c"
+#include "../../../hw/rxe/srq.c"
 #include "../../../hw/rxe/recv.c"

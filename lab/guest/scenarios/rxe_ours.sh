@@ -5,8 +5,8 @@
 # Our soft RoCE driver, hw/rxe, on our ib_core: the module is ours, "rdma
 # link add" makes a device per netdev and refuses a second one and a
 # netdev that is not Ethernet, the port follows the netdev (state, MTU,
-# RoCE v2 GIDs from its addresses), user contexts, PDs and CQs (their
-# rings mapped) through rdma-core, the counters in sysfs, malformed and
+# RoCE v2 GIDs from its addresses), user contexts, PDs, CQs and SRQs
+# (their rings mapped) through rdma-core, the counters in sysfs, malformed and
 # random packets from the wire each dropped and counted by reason, a
 # device in another network namespace with a socket of its own, the device going away with its netdev,
 # and a clean unload.
@@ -129,6 +129,75 @@ with Context(name='rxe0') as ctx:
 PY
 [ $? -eq 0 ] && grep -q '^cq ok' /tmp/rxe_ours.cq.out && pass uverbs/cq ||
 	fail uverbs/cq "$(tail -n 5 /tmp/rxe_ours.cq.out)"
+
+# Shared receive queues through the provider: its ring mapped and
+# produced by rdma-core (posted until full), the limit, a resize (the
+# new ring's place written where rdma-core asked), sizes refused
+python3 - <<'PY' >/tmp/rxe_ours.srq.out 2>&1
+import errno
+from pyverbs.device import Context
+from pyverbs.pd import PD
+from pyverbs.srq import SRQ, SrqInitAttr, SrqAttr
+from pyverbs.wr import RecvWR, SGE
+from pyverbs.pyverbs_error import PyverbsRDMAError
+import pyverbs.enums as e
+
+def refused(what, f, err):
+    try:
+        f()
+    except PyverbsRDMAError as x:
+        assert x.error_code == err, (what, x.error_code)
+        print('refused', what, errno.errorcode[err])
+        return
+    raise AssertionError(what + ' accepted')
+
+def post(srq, n, sges=1):
+    for i in range(n):
+        srq.post_recv(RecvWR(wr_id=i, num_sge=sges,
+                             sg=[SGE(0x1000 * (j + 1), 64, 0x42)
+                                 for j in range(sges)]))
+
+with Context(name='rxe0') as ctx, PD(ctx) as pd:
+    a = ctx.query_device()
+    print('max_srq', a.max_srq, 'max_srq_wr', a.max_srq_wr,
+          'max_srq_sge', a.max_srq_sge)
+    assert a.max_srq > 0 and a.max_srq_wr > 1000 and a.max_srq_sge >= 16
+    srq = SRQ(pd, SrqInitAttr(SrqAttr(max_wr=10, max_sge=2)))
+    q = srq.query()
+    assert q.max_wr >= 10 and q.max_sge == 2 and q.srq_limit == 0, \
+        (q.max_wr, q.max_sge, q.srq_limit)
+    refused('post of 3 entries', lambda: post(srq, 1, 3), errno.EINVAL)
+    post(srq, q.max_wr, 2)
+    refused('post to a full SRQ', lambda: post(srq, 1), errno.ENOMEM)
+    srq.modify(SrqAttr(srq_limit=4), e.IBV_SRQ_LIMIT)
+    assert srq.query().srq_limit == 4
+    refused('limit above max_wr',
+            lambda: srq.modify(SrqAttr(srq_limit=q.max_wr + 1),
+                               e.IBV_SRQ_LIMIT), errno.EINVAL)
+    refused('max_wr below what waits',
+            lambda: srq.modify(SrqAttr(max_wr=q.max_wr - 3),
+                               e.IBV_SRQ_MAX_WR), errno.EINVAL)
+    srq.modify(SrqAttr(max_wr=100), e.IBV_SRQ_MAX_WR)
+    r = srq.query()
+    assert r.max_wr >= 100 and r.srq_limit == 4, (r.max_wr, r.srq_limit)
+    # The new ring: what waited moved, the rest free
+    post(srq, r.max_wr - q.max_wr, 2)
+    refused('post to the resized SRQ, full', lambda: post(srq, 1), errno.ENOMEM)
+    srq.close()
+    refused('max_wr max_srq_wr+1',
+            lambda: SRQ(pd, SrqInitAttr(SrqAttr(max_wr=a.max_srq_wr + 1))),
+            errno.EINVAL)
+    refused('limit above max_wr',
+            lambda: SRQ(pd, SrqInitAttr(SrqAttr(max_wr=4, srq_limit=9))),
+            errno.EINVAL)
+    srqs = [SRQ(pd, SrqInitAttr(SrqAttr(max_wr=16, max_sge=1)))
+            for _ in range(100)]
+    for x in srqs:
+        x.close()
+    print('srq ok')
+PY
+[ $? -eq 0 ] && grep -q '^srq ok' /tmp/rxe_ours.srq.out && pass uverbs/srq ||
+	fail uverbs/srq "$(tail -n 5 /tmp/rxe_ours.srq.out)"
 
 _bad=''
 for _c in sent_pkts rcvd_pkts rdma_sends drop_bad_icrc; do
