@@ -11,6 +11,7 @@
 #include <net/addrconf.h>
 #include <rdma/ib_mad.h>
 #include <rdma/ib_verbs.h>
+#include "ah.h"
 #include "cq.h"
 #include "dev.h"
 #include "mmap.h"
@@ -56,6 +57,7 @@ static int sr_query_device(struct ib_device *ibdev,
 	attr->max_pkeys = 1;
 	attr->max_cq = SR_MAX_CQ;
 	attr->max_cqe = SR_MAX_CQE;
+	attr->max_ah = SR_MAX_AH;
 	attr->max_srq = SR_MAX_SRQ;
 	attr->max_srq_wr = SR_MAX_SRQ_WR;
 	attr->max_srq_sge = SR_MAX_SRQ_SGE;
@@ -166,6 +168,8 @@ static void sr_dealloc_driver(struct ib_device *ibdev)
 	struct sr_dev *sdev = to_sr_dev(ibdev);
 
 	sr_counters_free(&sdev->counters);
+	/* Empty: the core destroyed every AH */
+	xa_destroy(&sdev->ahs);
 	netdev_put(sdev->ndev, &sdev->ndev_tracker);
 }
 
@@ -177,11 +181,14 @@ static const struct ib_device_ops sr_dev_ops = {
 	.alloc_hw_port_stats = sr_alloc_port_stats,
 	.alloc_pd = sr_alloc_pd,
 	.alloc_ucontext = sr_alloc_ucontext,
+	.create_ah = sr_create_ah,
 	.create_cq = sr_create_cq,
 	.create_srq = sr_create_srq,
+	.create_user_ah = sr_create_ah,
 	.dealloc_driver = sr_dealloc_driver,
 	.dealloc_pd = sr_dealloc_pd,
 	.dealloc_ucontext = sr_dealloc_ucontext,
+	.destroy_ah = sr_destroy_ah,
 	.destroy_cq = sr_destroy_cq,
 	.destroy_srq = sr_destroy_srq,
 	.get_hw_stats = sr_get_hw_stats,
@@ -199,6 +206,7 @@ static const struct ib_device_ops sr_dev_ops = {
 	.req_notify_cq = sr_req_notify_cq,
 	.resize_cq = sr_resize_cq,
 
+	INIT_RDMA_OBJ_SIZE(ib_ah, sr_ah, ibah),
 	INIT_RDMA_OBJ_SIZE(ib_cq, sr_cq, ibcq),
 	INIT_RDMA_OBJ_SIZE(ib_pd, sr_pd, ibpd),
 	INIT_RDMA_OBJ_SIZE(ib_srq, sr_srq, ibsrq),
@@ -237,6 +245,7 @@ int sr_dev_add(const char *name, struct net_device *ndev)
 		return -ENOMEM;
 	/* From here ib_dealloc_device() undoes it all (dealloc_driver) */
 	ib_set_device_ops(&sdev->ibdev, &sr_dev_ops);
+	xa_init_flags(&sdev->ahs, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
 	ret = sr_counters_init(&sdev->counters);
 	if (ret)
 		goto err;

@@ -24,6 +24,8 @@
  * @n_pd: PDs the device has, at most its max_pd (sr_dev_take())
  * @n_cq: CQs, at most max_cq
  * @n_srq: SRQs, at most max_srq
+ * @ahs: the AHs by number (struct sr_ah.num), at most max_ah; its own
+ *	lock, taken with interrupts off (AHs come and go in any context)
  *
  * The rest does not change after registration.
  */
@@ -36,6 +38,7 @@ struct sr_dev {
 	atomic_t n_pd;
 	atomic_t n_cq;
 	atomic_t n_srq;
+	struct xarray ahs;
 };
 
 static inline struct sr_dev *to_sr_dev(struct ib_device *ibdev)

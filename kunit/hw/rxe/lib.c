@@ -8,6 +8,8 @@
 #include "../../../hw/rxe/queue.c"
 #include "../../../hw/rxe/counters.c"
 #include "../../../hw/rxe/mmap.c"
+#include "../../../hw/rxe/av.c"
+#include "../../../hw/rxe/ah.c"
 #include "../../../hw/rxe/cq.c"
 #include "../../../hw/rxe/srq.c"
 #include "../../../hw/rxe/recv.c"

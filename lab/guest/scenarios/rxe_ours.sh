@@ -6,7 +6,7 @@
 # link add" makes a device per netdev and refuses a second one and a
 # netdev that is not Ethernet, the port follows the netdev (state, MTU,
 # RoCE v2 GIDs from its addresses), user contexts, PDs, CQs and SRQs
-# (their rings mapped) through rdma-core, the counters in sysfs, malformed and
+# (their rings mapped) and AHs through rdma-core, the counters in sysfs, malformed and
 # random packets from the wire each dropped and counted by reason, a
 # device in another network namespace with a socket of its own, the device going away with its netdev,
 # and a clean unload.
@@ -198,6 +198,37 @@ with Context(name='rxe0') as ctx, PD(ctx) as pd:
 PY
 [ $? -eq 0 ] && grep -q '^srq ok' /tmp/rxe_ours.srq.out && pass uverbs/srq ||
 	fail uverbs/srq "$(tail -n 5 /tmp/rxe_ours.srq.out)"
+
+# Address handles through the provider: to veth1's address from rxe0's
+# RoCE v2 GID (the core resolves the MAC), many made and destroyed; one
+# from a GID slot that is empty refused
+_g=$(lab_gid_of rxe0 10.11.0.1)
+python3 - "$_g" <<'PY' >/tmp/rxe_ours.ah.out 2>&1
+import sys
+from pyverbs.device import Context
+from pyverbs.pd import PD
+from pyverbs.addr import AH, AHAttr, GlobalRoute, GID
+from pyverbs.pyverbs_error import PyverbsRDMAError
+
+sgid = int(sys.argv[1])
+with Context(name='rxe0') as ctx, PD(ctx) as pd:
+    print('max_ah', ctx.query_device().max_ah)
+    dgid = GID('0000:0000:0000:0000:0000:ffff:0a0b:0002')
+    gr = GlobalRoute(dgid=dgid, sgid_index=sgid, hop_limit=64)
+    ahs = [AH(pd, attr=AHAttr(gr=gr, is_global=1, port_num=1))
+           for _ in range(100)]
+    for a in ahs:
+        a.close()
+    try:
+        AH(pd, attr=AHAttr(gr=GlobalRoute(dgid=dgid, sgid_index=200),
+                            is_global=1, port_num=1))
+        raise AssertionError('an AH from an empty GID slot')
+    except PyverbsRDMAError as e:
+        print('refused empty slot', e.error_code)
+    print('ah ok')
+PY
+[ $? -eq 0 ] && grep -q '^ah ok' /tmp/rxe_ours.ah.out && pass uverbs/ah ||
+	fail uverbs/ah "$(tail -n 5 /tmp/rxe_ours.ah.out)"
 
 _bad=''
 for _c in sent_pkts rcvd_pkts rdma_sends drop_bad_icrc; do

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Address handles (ah.h).  Made and destroyed in any context: the core
+ * says whether the caller may sleep (RDMA_CREATE_AH_SLEEPABLE).
+ */
+#include <rdma/rdma_user_rxe.h>
+#include "ah.h"
+#include "dev.h"
+
+static struct sr_ah *to_sr_ah(struct ib_ah *ibah)
+{
+	return container_of(ibah, struct sr_ah, ibah);
+}
+
+/**
+ * sr_create_ah - the create_ah verb (and create_user_ah)
+ * @ibah: the AH the core allocated
+ * @init: RoCE v2 attributes (sr_av_from_attr()); whether the caller may
+ *	sleep
+ * @udata: a user's (response struct rxe_create_ah_resp, when it has room:
+ *	the AH's number), or NULL
+ *
+ * Context: any; process context if @init says sleepable.
+ * Return: 0; -EINVAL for attributes that are not RoCE v2's or a device
+ * that has max_ah AHs; -ENOMEM; -EFAULT.
+ */
+int sr_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
+		 struct ib_udata *udata)
+{
+	struct sr_dev *sdev = to_sr_dev(ibah->device);
+	gfp_t gfp = init->flags & RDMA_CREATE_AH_SLEEPABLE ? GFP_KERNEL :
+							     GFP_ATOMIC;
+	struct rxe_create_ah_resp resp = {};
+	struct sr_ah *ah = to_sr_ah(ibah);
+	unsigned long flags;
+	int ret;
+
+	ret = sr_av_from_attr(&ah->av, init->ah_attr);
+	if (ret)
+		return ret;
+	xa_lock_irqsave(&sdev->ahs, flags);
+	ret = __xa_alloc(&sdev->ahs, &ah->num, ah, XA_LIMIT(1, SR_MAX_AH),
+			 gfp);
+	xa_unlock_irqrestore(&sdev->ahs, flags);
+	if (ret)
+		return ret == -EBUSY ? -EINVAL : ret;
+	resp.ah_num = ah->num;
+	if (udata && udata->outlen >= sizeof(resp) &&
+	    ib_copy_to_udata(udata, &resp, sizeof(resp))) {
+		sr_destroy_ah(ibah, 0);
+		return -EFAULT;
+	}
+	return 0;
+}
+
+/**
+ * sr_destroy_ah - the destroy_ah verb
+ * @ibah: the AH
+ * @flags: whether the caller may sleep (it need not)
+ *
+ * Context: any.
+ * Return: 0.
+ */
+int sr_destroy_ah(struct ib_ah *ibah, u32 flags)
+{
+	struct sr_dev *sdev = to_sr_dev(ibah->device);
+	unsigned long irqflags;
+
+	xa_lock_irqsave(&sdev->ahs, irqflags);
+	__xa_erase(&sdev->ahs, to_sr_ah(ibah)->num);
+	xa_unlock_irqrestore(&sdev->ahs, irqflags);
+	return 0;
+}
