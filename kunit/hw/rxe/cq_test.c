@@ -354,7 +354,13 @@ static void ct_post_irq(struct kunit *test)
 	init_completion(&irq->done);
 	hrtimer_init(&irq->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
 	irq->timer.function = ct_irq_fire;
-	hrtimer_start(&irq->timer, ns_to_ktime(50 * NSEC_PER_USEC), HRTIMER_MODE_REL_HARD);
+	/*
+	 * Armed before the first post: a task held up for the whole burst
+	 * (a busy host) still sees the handler called at least once.
+	 */
+	sr_req_notify_cq(&irq->t->cq.ibcq, IB_CQ_NEXT_COMP);
+	hrtimer_start(&irq->timer, ns_to_ktime(50 * NSEC_PER_USEC),
+		      HRTIMER_MODE_REL_HARD);
 
 	while (got < 64) {
 		sr_req_notify_cq(&irq->t->cq.ibcq, IB_CQ_NEXT_COMP);
