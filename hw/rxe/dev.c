@@ -16,6 +16,7 @@
 #include "dev.h"
 #include "mmap.h"
 #include "net.h"
+#include "qp.h"
 #include "srq.h"
 #include "wire.h"
 
@@ -57,6 +58,13 @@ static int sr_query_device(struct ib_device *ibdev,
 	attr->max_pkeys = 1;
 	attr->max_cq = SR_MAX_CQ;
 	attr->max_cqe = SR_MAX_CQE;
+	attr->max_qp = SR_MAX_QP;
+	attr->max_qp_wr = SR_MAX_QP_WR;
+	attr->max_send_sge = SR_MAX_SGE;
+	attr->max_recv_sge = SR_MAX_SGE;
+	attr->max_sge_rd = SR_MAX_SGE;
+	attr->max_qp_rd_atom = SR_MAX_RD_ATOMIC;
+	attr->max_qp_init_rd_atom = SR_MAX_RD_ATOMIC;
 	attr->max_ah = SR_MAX_AH;
 	attr->max_srq = SR_MAX_SRQ;
 	attr->max_srq_wr = SR_MAX_SRQ_WR;
@@ -168,8 +176,9 @@ static void sr_dealloc_driver(struct ib_device *ibdev)
 	struct sr_dev *sdev = to_sr_dev(ibdev);
 
 	sr_counters_free(&sdev->counters);
-	/* Empty: the core destroyed every AH */
+	/* Empty: the core destroyed every AH and QP */
 	xa_destroy(&sdev->ahs);
+	xa_destroy(&sdev->qps);
 	netdev_put(sdev->ndev, &sdev->ndev_tracker);
 }
 
@@ -183,6 +192,7 @@ static const struct ib_device_ops sr_dev_ops = {
 	.alloc_ucontext = sr_alloc_ucontext,
 	.create_ah = sr_create_ah,
 	.create_cq = sr_create_cq,
+	.create_qp = sr_create_qp,
 	.create_srq = sr_create_srq,
 	.create_user_ah = sr_create_ah,
 	.dealloc_driver = sr_dealloc_driver,
@@ -190,18 +200,21 @@ static const struct ib_device_ops sr_dev_ops = {
 	.dealloc_ucontext = sr_dealloc_ucontext,
 	.destroy_ah = sr_destroy_ah,
 	.destroy_cq = sr_destroy_cq,
+	.destroy_qp = sr_destroy_qp,
 	.destroy_srq = sr_destroy_srq,
 	.get_hw_stats = sr_get_hw_stats,
 	.get_link_layer = sr_get_link_layer,
 	.get_port_immutable = sr_get_port_immutable,
 	.mmap = sr_mmap,
 	.mmap_free = sr_mmap_free,
+	.modify_qp = sr_modify_qp,
 	.modify_srq = sr_modify_srq,
 	.poll_cq = sr_poll_cq,
 	.post_srq_recv = sr_post_srq_recv,
 	.query_device = sr_query_device,
 	.query_pkey = sr_query_pkey,
 	.query_port = sr_query_port,
+	.query_qp = sr_query_qp,
 	.query_srq = sr_query_srq,
 	.req_notify_cq = sr_req_notify_cq,
 	.resize_cq = sr_resize_cq,
@@ -209,6 +222,7 @@ static const struct ib_device_ops sr_dev_ops = {
 	INIT_RDMA_OBJ_SIZE(ib_ah, sr_ah, ibah),
 	INIT_RDMA_OBJ_SIZE(ib_cq, sr_cq, ibcq),
 	INIT_RDMA_OBJ_SIZE(ib_pd, sr_pd, ibpd),
+	INIT_RDMA_OBJ_SIZE(ib_qp, sr_qp, ibqp),
 	INIT_RDMA_OBJ_SIZE(ib_srq, sr_srq, ibsrq),
 	INIT_RDMA_OBJ_SIZE(ib_ucontext, sr_ucontext, ibuc),
 };
@@ -246,6 +260,7 @@ int sr_dev_add(const char *name, struct net_device *ndev)
 	/* From here ib_dealloc_device() undoes it all (dealloc_driver) */
 	ib_set_device_ops(&sdev->ibdev, &sr_dev_ops);
 	xa_init_flags(&sdev->ahs, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
+	xa_init_flags(&sdev->qps, XA_FLAGS_ALLOC);
 	ret = sr_counters_init(&sdev->counters);
 	if (ret)
 		goto err;

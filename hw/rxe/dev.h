@@ -24,6 +24,11 @@
  * @n_pd: PDs the device has, at most its max_pd (sr_dev_take())
  * @n_cq: CQs, at most max_cq
  * @n_srq: SRQs, at most max_srq
+ * @n_qp: QPs, at most max_qp
+ * @qps: the QPs by number (their qp_num); its own lock, process context
+ *	only (made and destroyed there)
+ * @next_qpn: where the search for the next QP number starts (under
+ *	@qps' lock: xa_alloc_cyclic())
  * @ahs: the AHs by number (struct sr_ah.num), at most max_ah; its own
  *	lock, taken with interrupts off (AHs come and go in any context)
  *
@@ -38,6 +43,9 @@ struct sr_dev {
 	atomic_t n_pd;
 	atomic_t n_cq;
 	atomic_t n_srq;
+	atomic_t n_qp;
+	struct xarray qps;
+	u32 next_qpn;
 	struct xarray ahs;
 };
 

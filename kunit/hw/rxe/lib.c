@@ -12,4 +12,5 @@
 #include "../../../hw/rxe/ah.c"
 #include "../../../hw/rxe/cq.c"
 #include "../../../hw/rxe/srq.c"
+#include "../../../hw/rxe/qp.c"
 #include "../../../hw/rxe/recv.c"

@@ -5,8 +5,8 @@
 # Our soft RoCE driver, hw/rxe, on our ib_core: the module is ours, "rdma
 # link add" makes a device per netdev and refuses a second one and a
 # netdev that is not Ethernet, the port follows the netdev (state, MTU,
-# RoCE v2 GIDs from its addresses), user contexts, PDs, CQs and SRQs
-# (their rings mapped) and AHs through rdma-core, the counters in sysfs, malformed and
+# RoCE v2 GIDs from its addresses), user contexts, PDs, CQs, SRQs and
+# QPs (their rings mapped) and AHs through rdma-core, the counters in sysfs, malformed and
 # random packets from the wire each dropped and counted by reason, a
 # device in another network namespace with a socket of its own, the device going away with its netdev,
 # and a clean unload.
@@ -229,6 +229,117 @@ with Context(name='rxe0') as ctx, PD(ctx) as pd:
 PY
 [ $? -eq 0 ] && grep -q '^ah ok' /tmp/rxe_ours.ah.out && pass uverbs/ah ||
 	fail uverbs/ah "$(tail -n 5 /tmp/rxe_ours.ah.out)"
+
+# Queue pairs through the provider (their rings mapped): RC through
+# INIT, RTR and RTS with every attribute read back, the receive ring
+# filled to the size the QP reports, transitions refused, RESET and back;
+# UD; a QP on an SRQ; types, sizes refused; many made and destroyed
+python3 - "$_g" <<'PY' >/tmp/rxe_ours.qp.out 2>&1
+import errno, sys
+from pyverbs.device import Context
+from pyverbs.pd import PD
+from pyverbs.cq import CQ
+from pyverbs.srq import SRQ, SrqInitAttr, SrqAttr
+from pyverbs.qp import QP, QPCap, QPInitAttr, QPAttr
+from pyverbs.addr import AHAttr, GlobalRoute, GID
+from pyverbs.wr import RecvWR, SGE
+from pyverbs.pyverbs_error import PyverbsRDMAError
+import pyverbs.enums as e
+
+def refused(what, f, err):
+    try:
+        f()
+    except PyverbsRDMAError as x:
+        assert x.error_code == err, (what, x.error_code)
+        print('refused', what, errno.errorcode[err])
+        return
+    raise AssertionError(what + ' accepted')
+
+Q = e.IBV_QP_STATE | e.IBV_QP_CAP | e.IBV_QP_DEST_QPN | e.IBV_QP_RQ_PSN | \
+    e.IBV_QP_SQ_PSN | e.IBV_QP_PATH_MTU | e.IBV_QP_TIMEOUT
+sgid = int(sys.argv[1])
+with Context(name='rxe0') as ctx, PD(ctx) as pd:
+    a = ctx.query_device()
+    print('max_qp', a.max_qp, 'max_qp_wr', a.max_qp_wr, 'max_sge', a.max_sge)
+    cq = CQ(ctx, 64)
+    cap = QPCap(max_send_wr=20, max_recv_wr=30, max_send_sge=2,
+                max_recv_sge=3, max_inline_data=64)
+    qp = QP(pd, QPInitAttr(qp_type=e.IBV_QPT_RC, scq=cq, rcq=cq, cap=cap))
+    attr, init = qp.query(Q)
+    c = init.cap
+    assert attr.qp_state == e.IBV_QPS_RESET
+    assert c.max_send_wr >= 20 and c.max_recv_wr >= 30 and \
+        c.max_send_sge >= 2 and c.max_recv_sge >= 3 and \
+        c.max_inline_data >= 64, str(c)
+    assert qp.qp_num > 1
+    qa = QPAttr()
+    qa.qp_access_flags = e.IBV_ACCESS_REMOTE_WRITE | e.IBV_ACCESS_REMOTE_READ
+    qp.to_init(qa)
+    for i in range(c.max_recv_wr):
+        qp.post_recv(RecvWR(wr_id=i, num_sge=1, sg=[SGE(0x1000, 64, 1)]))
+    refused('post_recv to a full RQ', lambda: qp.post_recv(
+        RecvWR(wr_id=0, num_sge=1, sg=[SGE(0x1000, 64, 1)])), errno.ENOMEM)
+    qa.dest_qp_num = qp.qp_num
+    qa.rq_psn = 0x123456
+    qa.path_mtu = e.IBV_MTU_1024
+    qa.max_dest_rd_atomic = 4
+    qa.min_rnr_timer = 12
+    gr = GlobalRoute(dgid=GID('0000:0000:0000:0000:0000:ffff:0a0b:0002'),
+                     sgid_index=sgid, hop_limit=64)
+    qa.ah_attr = AHAttr(gr=gr, is_global=1, port_num=1)
+    qp.to_rtr(qa)
+    qa.sq_psn = 0x654321
+    qa.timeout = 14
+    qa.retry_cnt = 7
+    qa.rnr_retry = 7
+    qa.max_rd_atomic = 4
+    qp.to_rts(qa)
+    attr, init = qp.query(Q)
+    got = (attr.qp_state, attr.dest_qp_num, attr.rq_psn, attr.sq_psn,
+           attr.path_mtu, attr.timeout)
+    want = (e.IBV_QPS_RTS, qp.qp_num, 0x123456, 0x654321, e.IBV_MTU_1024, 14)
+    assert got == want, (got, want)
+    refused('RTS to INIT', lambda: qp.modify(QPAttr(qp_state=e.IBV_QPS_INIT),
+                                              e.IBV_QP_STATE), errno.EINVAL)
+    qp.modify(QPAttr(qp_state=e.IBV_QPS_ERR), e.IBV_QP_STATE)
+    qp.modify(QPAttr(qp_state=e.IBV_QPS_RESET), e.IBV_QP_STATE)
+    qp.to_init(QPAttr())
+    # The RQ was emptied by RESET
+    for i in range(c.max_recv_wr):
+        qp.post_recv(RecvWR(wr_id=i, num_sge=1, sg=[SGE(0x1000, 64, 1)]))
+    refused('RESET to RTR', lambda: QP(pd, QPInitAttr(
+        qp_type=e.IBV_QPT_RC, scq=cq, rcq=cq)).modify(
+            QPAttr(qp_state=e.IBV_QPS_RTR), e.IBV_QP_STATE), errno.EINVAL)
+    qp.close()
+
+    ud = QP(pd, QPInitAttr(qp_type=e.IBV_QPT_UD, scq=cq, rcq=cq))
+    ud.to_rts(QPAttr())
+    assert ud.query(e.IBV_QP_STATE)[0].qp_state == e.IBV_QPS_RTS
+    ud.close()
+
+    srq = SRQ(pd, SrqInitAttr(SrqAttr(max_wr=10)))
+    sq = QP(pd, QPInitAttr(qp_type=e.IBV_QPT_RC, scq=cq, rcq=cq, srq=srq))
+    assert sq.query(e.IBV_QP_CAP)[1].cap.max_recv_wr == 0
+    sq.close()
+    srq.close()
+
+    refused('max_send_wr beyond max_qp_wr', lambda: QP(pd, QPInitAttr(
+        qp_type=e.IBV_QPT_RC, scq=cq, rcq=cq,
+        cap=QPCap(max_send_wr=a.max_qp_wr + 1))), errno.EINVAL)
+    refused('max_recv_sge beyond max_sge', lambda: QP(pd, QPInitAttr(
+        qp_type=e.IBV_QPT_RC, scq=cq, rcq=cq,
+        cap=QPCap(max_recv_sge=a.max_sge + 1))), errno.EINVAL)
+    refused('a raw packet QP', lambda: QP(pd, QPInitAttr(
+        qp_type=e.IBV_QPT_RAW_PACKET, scq=cq, rcq=cq)), errno.EOPNOTSUPP)
+    qps = [QP(pd, QPInitAttr(qp_type=e.IBV_QPT_RC, scq=cq, rcq=cq))
+           for _ in range(100)]
+    assert len(set(q.qp_num for q in qps)) == 100
+    for q in qps:
+        q.close()
+    print('qp ok')
+PY
+[ $? -eq 0 ] && grep -q '^qp ok' /tmp/rxe_ours.qp.out && pass uverbs/qp ||
+	fail uverbs/qp "$(tail -n 5 /tmp/rxe_ours.qp.out)"
 
 _bad=''
 for _c in sent_pkts rcvd_pkts rdma_sends drop_bad_icrc; do
