@@ -20,6 +20,8 @@
 #                   mutant; repeatable, or comma-separated
 #   --min-rate N    exit status 3 when less than N percent are caught
 #   --mem MB        guest memory (default 1024)
+#   --jobs N        run the mutants in N VMs at once (default 1): after the
+#                   baseline's own boot, each VM takes every Nth mutant
 #
 # Builds in build/mutate/<release>/ (incremental, apart from build/<release>),
 # then boots the test kernel and runs the unmutated ib_core (the baseline)
@@ -32,6 +34,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 list=$TOP_DIR/kunit/mutations.list check=0 build_only=0 out='' timeout='' min_rate='' mem=1024
+jobs=1
 exclude=() excluded=()
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -42,12 +45,14 @@ while [ $# -gt 0 ]; do
 	--exclude) exclude+=(--exclude "$2"); IFS=, read -ra x <<<"$2"; excluded+=("${x[@]}"); shift 2 ;;
 	--min-rate) min_rate=$2; shift 2 ;;
 	--mem) mem=$2; shift 2 ;;
-	-h|--help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--jobs) jobs=$2; shift 2 ;;
+	-h|--help) sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) die "unknown option $1" ;;
 	*) list=$1; shift ;;
 	esac
 done
 [ -f "$list" ] || die "no mutation list $list"
+[[ "$jobs" =~ ^[1-9][0-9]*$ ]] || die "--jobs wants a number of VMs, not $jobs"
 list=$(cd "$(dirname "$list")" && pwd)/$(basename "$list")
 mutate_py() { python3 "$HOST_DIR/mutate.py" "$@"; }
 
@@ -195,22 +200,52 @@ boot() {	# N KEY...
 	[ "$fate" != boot ] || stop="the VM did not reach the plan in 600 s ($run)"
 }
 
-n=0
-todo=(baseline "${keys[@]}")
-: >"$state/ledger"
-while [ ${#todo[@]} -gt 0 ] && [ -z "$stop" ]; do
-	n=$((n + 1))
-	log "mutate: boot $n: ${#todo[@]} to run, from ${todo[0]}"
-	before=$(wc -l <"$state/ledger")
-	boot "$n" "${todo[@]}"
-	rest=()
-	for k in "${todo[@]}"; do
-		grep -q "^$k " "$state/ledger" || rest+=("$k")
+# run_lane LANE KEY...: boots until every key ran or the run stops; the
+# boots are named boot-LANE1, boot-LANE2...  A stop is written to
+# $state/stop (lanes run in subshells).
+run_lane() {	# LANE KEY...
+	local lane=$1 n=0 k
+	local -a todo rest
+	shift
+	# A lane in a subshell has no trap of the parent's: its VM goes with it
+	trap '[ -z "$vm" ] || kill "$vm" 2>/dev/null; exit 130' INT TERM
+	todo=("$@")
+	while [ ${#todo[@]} -gt 0 ] && [ -z "$stop" ]; do
+		n=$((n + 1))
+		log "mutate: boot $lane$n: ${#todo[@]} to run, from ${todo[0]}"
+		boot "$lane$n" "${todo[@]}"
+		rest=()
+		for k in "${todo[@]}"; do
+			grep -q "^$k " "$state/ledger" || rest+=("$k")
+		done
+		grep -q " $state/boot-$lane$n " "$state/ledger" || [ -n "$stop" ] ||
+			stop="boot $lane$n ran nothing ($state/boot-$lane$n.log)"
+		todo=("${rest[@]}")
 	done
-	todo=("${rest[@]}")
-	after=$(wc -l <"$state/ledger")
-	[ "$after" -gt "$before" ] || [ -n "$stop" ] || stop="boot $n ran nothing ($state/boot-$n.log)"
-done
+	[ -z "$stop" ] || echo "$stop" >>"$state/stop"
+}
+
+: >"$state/ledger"
+rm -f "$state/stop"
+if [ "$jobs" -eq 1 ]; then
+	run_lane '' baseline "${keys[@]}"
+else
+	# The baseline alone first: it sets every mutant's timeout.
+	run_lane '' baseline
+	if [ -z "$stop" ]; then
+		trap 'kill $(jobs -p) 2>/dev/null; exit 130' INT TERM
+		for ((j = 1; j <= jobs; j++)); do
+			lane_keys=()
+			for ((i = j - 1; i < ${#keys[@]}; i += jobs)); do
+				lane_keys+=("${keys[i]}")
+			done
+			[ ${#lane_keys[@]} -eq 0 ] || run_lane "$j." "${lane_keys[@]}" &
+		done
+		wait
+	fi
+fi
+[ ! -s "$state/stop" ] || stop=$(head -n 1 "$state/stop")
+n=$(find "$state" -maxdepth 1 -name 'boot-*.log' | wc -l)
 t1=$(date +%s)
 
 echo
