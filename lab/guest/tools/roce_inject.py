@@ -10,8 +10,8 @@ what its drop counters must say of them.
                                                 one field broken
 
 Each packet is the payload of an ordinary UDP datagram from SRC to DST port
-4791 (roce_craft.py says why its ICRC can be worked out beforehand).  DEV
-has no queue pair, so every packet ends in exactly one drop counter: a
+4791 (roce_craft.py says why its ICRC can be worked out beforehand).  No
+packet reaches a queue pair of DEV yet, so each ends in one drop counter: a
 well-formed one with a good ICRC in drop_bad_qpn (and rcvd_pkts), the rest
 in the counter of the first check it fails.  "check" sends each row and
 compares every counter's change with the row's; "fuzz" sends in batches
