@@ -351,8 +351,8 @@ done
 # rxe0's by a plain UDP socket: each checked and dropped by the first
 # check it fails, none trusted (no packet reaches a queue pair yet, so a
 # good one is dropped for its QPN); then random and broken packets of
-# every opcode,
-# each accounted for by exactly one drop counter; the kernel log clean.
+# every opcode, each accounted for by exactly one drop counter; the
+# kernel log clean.
 lab_kmsg "wire start"
 timeout 300 python3 /lab/tools/roce_inject.py check $S/wire rxe0 10.11.0.2 10.11.0.1 ||
 	fail wire/tool "exit $?"
