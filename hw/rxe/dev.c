@@ -15,6 +15,7 @@
 #include "cq.h"
 #include "dev.h"
 #include "mmap.h"
+#include "mr.h"
 #include "net.h"
 #include "qp.h"
 #include "srq.h"
@@ -66,6 +67,8 @@ static int sr_query_device(struct ib_device *ibdev,
 	attr->max_qp_rd_atom = SR_MAX_RD_ATOMIC;
 	attr->max_qp_init_rd_atom = SR_MAX_RD_ATOMIC;
 	attr->max_ah = SR_MAX_AH;
+	attr->max_mr = SR_MAX_MR;
+	attr->max_fast_reg_page_list_len = SR_MAX_FAST_REG_PAGES;
 	attr->max_srq = SR_MAX_SRQ;
 	attr->max_srq_wr = SR_MAX_SRQ_WR;
 	attr->max_srq_sge = SR_MAX_SRQ_SGE;
@@ -176,9 +179,10 @@ static void sr_dealloc_driver(struct ib_device *ibdev)
 	struct sr_dev *sdev = to_sr_dev(ibdev);
 
 	sr_counters_free(&sdev->counters);
-	/* Empty: the core destroyed every AH and QP */
+	/* Empty: the core destroyed every AH, QP and MR */
 	xa_destroy(&sdev->ahs);
 	xa_destroy(&sdev->qps);
+	xa_destroy(&sdev->mrs);
 	netdev_put(sdev->ndev, &sdev->ndev_tracker);
 }
 
@@ -188,6 +192,7 @@ static const struct ib_device_ops sr_dev_ops = {
 	.uverbs_abi_ver = SR_UVERBS_ABI_VERSION,
 
 	.alloc_hw_port_stats = sr_alloc_port_stats,
+	.alloc_mr = sr_alloc_mr,
 	.alloc_pd = sr_alloc_pd,
 	.alloc_ucontext = sr_alloc_ucontext,
 	.create_ah = sr_create_ah,
@@ -198,13 +203,16 @@ static const struct ib_device_ops sr_dev_ops = {
 	.dealloc_driver = sr_dealloc_driver,
 	.dealloc_pd = sr_dealloc_pd,
 	.dealloc_ucontext = sr_dealloc_ucontext,
+	.dereg_mr = sr_dereg_mr,
 	.destroy_ah = sr_destroy_ah,
 	.destroy_cq = sr_destroy_cq,
 	.destroy_qp = sr_destroy_qp,
 	.destroy_srq = sr_destroy_srq,
+	.get_dma_mr = sr_get_dma_mr,
 	.get_hw_stats = sr_get_hw_stats,
 	.get_link_layer = sr_get_link_layer,
 	.get_port_immutable = sr_get_port_immutable,
+	.map_mr_sg = sr_map_mr_sg,
 	.mmap = sr_mmap,
 	.mmap_free = sr_mmap_free,
 	.modify_qp = sr_modify_qp,
@@ -216,6 +224,7 @@ static const struct ib_device_ops sr_dev_ops = {
 	.query_port = sr_query_port,
 	.query_qp = sr_query_qp,
 	.query_srq = sr_query_srq,
+	.reg_user_mr = sr_reg_user_mr,
 	.req_notify_cq = sr_req_notify_cq,
 	.resize_cq = sr_resize_cq,
 
@@ -261,6 +270,7 @@ int sr_dev_add(const char *name, struct net_device *ndev)
 	ib_set_device_ops(&sdev->ibdev, &sr_dev_ops);
 	xa_init_flags(&sdev->ahs, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
 	xa_init_flags(&sdev->qps, XA_FLAGS_ALLOC);
+	xa_init_flags(&sdev->mrs, XA_FLAGS_ALLOC1);
 	ret = sr_counters_init(&sdev->counters);
 	if (ret)
 		goto err;

@@ -29,6 +29,8 @@
  *	only (made and destroyed there)
  * @next_qpn: where the search for the next QP number starts (under
  *	@qps' lock: xa_alloc_cyclic())
+ * @mrs: the MRs by index (their keys without the key byte), at most
+ *	max_mr; its own lock, process context only
  * @ahs: the AHs by number (struct sr_ah.num), at most max_ah; its own
  *	lock, taken with interrupts off (AHs come and go in any context)
  *
@@ -46,6 +48,7 @@ struct sr_dev {
 	atomic_t n_qp;
 	struct xarray qps;
 	u32 next_qpn;
+	struct xarray mrs;
 	struct xarray ahs;
 };
 

@@ -13,4 +13,5 @@
 #include "../../../hw/rxe/cq.c"
 #include "../../../hw/rxe/srq.c"
 #include "../../../hw/rxe/qp.c"
+#include "../../../hw/rxe/mr.c"
 #include "../../../hw/rxe/recv.c"

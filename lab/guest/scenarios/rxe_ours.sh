@@ -6,7 +6,7 @@
 # link add" makes a device per netdev and refuses a second one and a
 # netdev that is not Ethernet, the port follows the netdev (state, MTU,
 # RoCE v2 GIDs from its addresses), user contexts, PDs, CQs, SRQs and
-# QPs (their rings mapped) and AHs through rdma-core, the counters in sysfs, malformed and
+# QPs (their rings mapped), AHs and MRs through rdma-core, the counters in sysfs, malformed and
 # random packets from the wire each dropped and counted by reason, a
 # device in another network namespace with a socket of its own, the device going away with its netdev,
 # and a clean unload.
@@ -340,6 +340,48 @@ with Context(name='rxe0') as ctx, PD(ctx) as pd:
 PY
 [ $? -eq 0 ] && grep -q '^qp ok' /tmp/rxe_ours.qp.out && pass uverbs/qp ||
 	fail uverbs/qp "$(tail -n 5 /tmp/rxe_ours.qp.out)"
+
+# Memory regions through the provider: a user's buffers pinned, keys
+# distinct; access the device cannot give refused
+python3 - <<'PY' >/tmp/rxe_ours.mr.out 2>&1
+import errno
+from pyverbs.device import Context
+from pyverbs.pd import PD
+from pyverbs.mr import MR
+from pyverbs.pyverbs_error import PyverbsRDMAError
+import pyverbs.enums as e
+
+def refused(what, f, err):
+    try:
+        f()
+    except PyverbsRDMAError as x:
+        assert x.error_code == err, (what, x.error_code)
+        print('refused', what, errno.errorcode[err])
+        return
+    raise AssertionError(what + ' accepted')
+
+RW = e.IBV_ACCESS_LOCAL_WRITE | e.IBV_ACCESS_REMOTE_WRITE | \
+    e.IBV_ACCESS_REMOTE_READ
+with Context(name='rxe0') as ctx, PD(ctx) as pd:
+    print('max_mr', ctx.query_device().max_mr)
+    mrs = [MR(pd, 4096 * (1 + i % 5), RW) for i in range(100)]
+    keys = set(m.lkey for m in mrs)
+    assert len(keys) == 100 and 0 not in keys
+    assert all(m.lkey == m.rkey for m in mrs)
+    for m in mrs:
+        m.close()
+    big = MR(pd, 16 << 20, RW)
+    big.close()
+    # As 6.1 answers for a device without on-demand paging
+    refused('on-demand paging', lambda: MR(pd, 4096,
+            e.IBV_ACCESS_LOCAL_WRITE | e.IBV_ACCESS_ON_DEMAND),
+            errno.EINVAL)
+    refused('remote write without local write',
+            lambda: MR(pd, 4096, e.IBV_ACCESS_REMOTE_WRITE), errno.EINVAL)
+    print('mr ok')
+PY
+[ $? -eq 0 ] && grep -q '^mr ok' /tmp/rxe_ours.mr.out && pass uverbs/mr ||
+	fail uverbs/mr "$(tail -n 5 /tmp/rxe_ours.mr.out)"
 
 _bad=''
 for _c in sent_pkts rcvd_pkts rdma_sends drop_bad_icrc; do
