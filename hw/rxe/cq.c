@@ -122,30 +122,14 @@ static size_t sr_cqe_size(bool user)
 	return user ? sizeof(struct ib_uverbs_wc) : sizeof(struct ib_wc);
 }
 
-/*
- * A ring of @cqe completions for @cq, offered to the user's mmap() (@mi)
- * if @udata is a user's.
- */
+/* A ring of @cqe completions, a user's offered to its mmap() (@mi). */
 static int sr_cq_ring(struct sr_queue *q, struct sr_mmap **mm, int cqe,
 		      struct ib_udata *udata, struct mminfo *mi)
 {
-	int ret;
-
 	if (cqe < 1 || cqe > SR_MAX_CQE)
 		return -EINVAL;
-	ret = sr_queue_init(q, cqe, sr_cqe_size(udata),
-			    udata ? SR_QUEUE_USER_CONSUMES : SR_QUEUE_KERNEL);
-	if (ret)
-		return ret;
-	*mm = NULL;
-	if (!udata)
-		return 0;
-	*mm = sr_mmap_offer(sr_udata_ucontext(udata), q, mi);
-	if (IS_ERR(*mm)) {
-		ret = PTR_ERR(*mm);
-		sr_queue_free(q);
-	}
-	return ret;
+	return sr_ring_make(q, mm, cqe, sr_cqe_size(udata),
+			    SR_QUEUE_USER_CONSUMES, udata, mi);
 }
 
 /**

@@ -50,6 +50,41 @@ struct sr_mmap *sr_mmap_offer(struct ib_ucontext *uc, struct sr_queue *q,
 }
 
 /**
+ * sr_ring_make - make a ring, a user's offered to its mmap()
+ * @q: the ring (sr_queue_init())
+ * @mm: set to the entry that owns a user's ring, NULL for a kernel's
+ * @n: elements it must hold
+ * @elem: bytes of an element
+ * @user: the end a user plays, when there is a user (@udata)
+ * @udata: a user's verb call, or NULL for a kernel consumer's
+ * @mi: for a user, where to map it
+ *
+ * Free it with sr_queue_release(@q, *@mm).
+ *
+ * Context: process context, may sleep.
+ * Return: 0, or what sr_queue_init() or sr_mmap_offer() returned.
+ */
+int sr_ring_make(struct sr_queue *q, struct sr_mmap **mm, u32 n, size_t elem,
+		 enum sr_queue_user user, struct ib_udata *udata,
+		 struct mminfo *mi)
+{
+	int ret;
+
+	ret = sr_queue_init(q, n, elem, udata ? user : SR_QUEUE_KERNEL);
+	if (ret)
+		return ret;
+	*mm = NULL;
+	if (!udata)
+		return 0;
+	*mm = sr_mmap_offer(sr_udata_ucontext(udata), q, mi);
+	if (IS_ERR(*mm)) {
+		ret = PTR_ERR(*mm);
+		sr_queue_free(q);
+	}
+	return ret;
+}
+
+/**
  * sr_mmap_withdraw - no new mapping of a ring
  * @mm: its entry, or NULL
  *

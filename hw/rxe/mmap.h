@@ -50,6 +50,9 @@ struct sr_mmap {
 
 struct sr_mmap *sr_mmap_offer(struct ib_ucontext *uc, struct sr_queue *q,
 			      struct mminfo *mi);
+int sr_ring_make(struct sr_queue *q, struct sr_mmap **mm, u32 n, size_t elem,
+		 enum sr_queue_user user, struct ib_udata *udata,
+		 struct mminfo *mi);
 void sr_mmap_withdraw(struct sr_mmap *mm);
 void sr_queue_release(struct sr_queue *q, struct sr_mmap *mm);
 int sr_mmap(struct ib_ucontext *uc, struct vm_area_struct *vma);

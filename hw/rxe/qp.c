@@ -38,25 +38,12 @@ static int sr_qp_check_init(const struct ib_qp_init_attr *init)
 	return 0;
 }
 
-/* A ring of @n WQEs of @size bytes, offered to a user's mmap() (@mi). */
+/* A ring of @n WQEs (at least one) of @size bytes, a user's mapped. */
 static int sr_qp_ring(struct sr_queue *q, struct sr_mmap **mm, u32 n,
 		      size_t size, struct ib_udata *udata, struct mminfo *mi)
 {
-	int ret;
-
-	ret = sr_queue_init(q, max_t(u32, n, 1), size,
-			    udata ? SR_QUEUE_USER_PRODUCES : SR_QUEUE_KERNEL);
-	if (ret)
-		return ret;
-	*mm = NULL;
-	if (!udata)
-		return 0;
-	*mm = sr_mmap_offer(sr_udata_ucontext(udata), q, mi);
-	if (IS_ERR(*mm)) {
-		ret = PTR_ERR(*mm);
-		sr_queue_free(q);
-	}
-	return ret;
+	return sr_ring_make(q, mm, max_t(u32, n, 1), size,
+			    SR_QUEUE_USER_PRODUCES, udata, mi);
 }
 
 /*

@@ -14,28 +14,15 @@ static size_t sr_rwqe_size(u32 max_sge)
 	return struct_size((struct rxe_recv_wqe *)NULL, dma.sge, max_sge);
 }
 
-/* A ring of @max_wr WQEs for @srq, offered to the user's mmap() (@mi). */
+/* A ring of @max_wr WQEs for @srq, a user's offered to mmap() (@mi). */
 static int sr_srq_ring(struct sr_srq *srq, struct sr_queue *q,
 		       struct sr_mmap **mm, u32 max_wr, struct ib_udata *udata,
 		       struct mminfo *mi)
 {
-	int ret;
-
 	if (!max_wr || max_wr > SR_MAX_SRQ_WR)
 		return -EINVAL;
-	ret = sr_queue_init(q, max_wr, sr_rwqe_size(srq->max_sge),
-			    udata ? SR_QUEUE_USER_PRODUCES : SR_QUEUE_KERNEL);
-	if (ret)
-		return ret;
-	*mm = NULL;
-	if (!udata)
-		return 0;
-	*mm = sr_mmap_offer(sr_udata_ucontext(udata), q, mi);
-	if (IS_ERR(*mm)) {
-		ret = PTR_ERR(*mm);
-		sr_queue_free(q);
-	}
-	return ret;
+	return sr_ring_make(q, mm, max_wr, sr_rwqe_size(srq->max_sge),
+			    SR_QUEUE_USER_PRODUCES, udata, mi);
 }
 
 /* WQEs waiting in @srq. */
