@@ -7,6 +7,7 @@
 #include <kunit/test.h>
 #include <linux/skbuff.h>
 #include "icrc.h"
+#include "skb.h"
 #include "wire.h"
 
 /*
@@ -45,39 +46,6 @@ static const u8 it_v6[] = {
 
 static const u8 it_v6_masked[] = { 0, 1, 2, 3, 7, 46, 47, 52 };
 
-#define IT_HEADROOM	64
-
-/*
- * An skb holding @len bytes of @pkt from its network header on; the last
- * @in_frag of them in a page fragment.
- */
-static struct sk_buff *it_skb(struct kunit *test, const u8 *pkt,
-			      unsigned int len, unsigned int in_frag)
-{
-	unsigned int linear = len - in_frag;
-	struct sk_buff *skb;
-	struct page *page;
-
-	skb = alloc_skb(IT_HEADROOM + linear, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, skb);
-	skb_reserve(skb, IT_HEADROOM);
-	skb_put_data(skb, pkt, linear);
-	skb_reset_network_header(skb);
-	if (in_frag) {
-		page = alloc_page(GFP_KERNEL);
-		if (!page)
-			kfree_skb(skb);
-		KUNIT_ASSERT_NOT_NULL(test, page);
-		/* Not at the page's start, to catch offset mistakes */
-		memcpy(page_address(page) + 100, pkt + linear, in_frag);
-		skb_fill_page_desc(skb, 0, page, 100, in_frag);
-		skb->len += in_frag;
-		skb->data_len += in_frag;
-		skb->truesize += PAGE_SIZE;
-	}
-	return skb;
-}
-
 /* Transport bytes (BTH to ICRC's end) of a packet of @len from IP on. */
 static unsigned int it_tlen(const u8 *pkt, unsigned int len)
 {
@@ -90,7 +58,7 @@ static void it_check_vector(struct kunit *test, const u8 *pkt,
 			    unsigned int len, unsigned int in_frag)
 {
 	unsigned int tlen = it_tlen(pkt, len);
-	struct sk_buff *skb = it_skb(test, pkt, len, in_frag);
+	struct sk_buff *skb = rxe_kunit_skb(test, pkt, len, in_frag);
 	u8 icrc[4];
 
 	KUNIT_EXPECT_TRUE(test, sr_icrc_ok(skb, tlen));
@@ -130,7 +98,7 @@ static void it_coverage(struct kunit *test, const u8 *pkt, unsigned int len,
 			const u8 *masked, unsigned int nmasked)
 {
 	unsigned int tlen = it_tlen(pkt, len), i, j;
-	struct sk_buff *skb = it_skb(test, pkt, len, 0);
+	struct sk_buff *skb = rxe_kunit_skb(test, pkt, len, 0);
 	bool is_masked;
 
 	for (i = 0; i < len - 4; i++) {
@@ -165,7 +133,7 @@ static void it_covers_ipv6(struct kunit *test)
 static void it_bad(struct kunit *test)
 {
 	unsigned int tlen = it_tlen(it_cnp, sizeof(it_cnp));
-	struct sk_buff *skb = it_skb(test, it_cnp, sizeof(it_cnp), 0);
+	struct sk_buff *skb = rxe_kunit_skb(test, it_cnp, sizeof(it_cnp), 0);
 
 	/* Longer than the packet, shorter than a BTH and ICRC */
 	KUNIT_EXPECT_EQ(test, sr_icrc_put(skb, tlen + 1), -EINVAL);

@@ -15,9 +15,9 @@
 #include "dev.h"
 #include "icrc.h"
 #include "recv.h"
+#include "skb.h"
 #include "wire.h"
 
-#define RT_HEADROOM	64
 #define RT_IP_UDP	(sizeof(struct iphdr) + sizeof(struct udphdr))
 
 static void rt_free(struct kunit_resource *res)
@@ -43,31 +43,14 @@ static struct sr_dev *rt_dev(struct kunit *test)
 
 /*
  * An skb of @len bytes of @img (IPv4 header on), the last @in_frag of
- * them in a page fragment, its data at the UDP header.
+ * them in a page fragment, its data at the UDP header as UDP hands it
+ * over.
  */
 static struct sk_buff *rt_skb(struct kunit *test, const u8 *img,
 			      unsigned int len, unsigned int in_frag)
 {
-	unsigned int linear = len - in_frag;
-	struct sk_buff *skb;
-	struct page *page;
+	struct sk_buff *skb = rxe_kunit_skb(test, img, len, in_frag);
 
-	skb = alloc_skb(RT_HEADROOM + linear, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, skb);
-	skb_reserve(skb, RT_HEADROOM);
-	skb_put_data(skb, img, linear);
-	if (in_frag) {
-		page = alloc_page(GFP_KERNEL);
-		if (!page)
-			kfree_skb(skb);
-		KUNIT_ASSERT_NOT_NULL(test, page);
-		memcpy(page_address(page) + 200, img + linear, in_frag);
-		skb_fill_page_desc(skb, 0, page, 200, in_frag);
-		skb->len += in_frag;
-		skb->data_len += in_frag;
-		skb->truesize += PAGE_SIZE;
-	}
-	skb_reset_network_header(skb);
 	skb_set_transport_header(skb, sizeof(struct iphdr));
 	__skb_pull(skb, sizeof(struct iphdr));
 	return skb;
