@@ -212,6 +212,7 @@ static int tk_thread_main(void *data)
 {
 	struct tk_thread *t = data;
 
+	complete(&t->started);
 	t->fn(t->arg);
 	complete(&t->done);
 	return 0;
@@ -233,6 +234,7 @@ void tk_start(struct kunit *test, struct tk_thread *t,
 
 	t->fn = fn;
 	t->arg = arg;
+	init_completion(&t->started);
 	init_completion(&t->done);
 	task = kthread_run(tk_thread_main, t, "rdma_kunit");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(task));
@@ -267,17 +269,23 @@ EXPORT_SYMBOL_GPL(tk_join_timeout);
 
 /**
  * tk_expect_blocks - tk_start() a step that must wait for something
- * @test: the case; it fails if the step is over within 100 ms
+ * @test: the case; it fails if the step is over within 300 ms of its
+ *	thread's start
  * @t: the thread's record, alive until tk_join()
  * @fn: the step
  * @arg: its argument
+ *
+ * The time counts from when the thread runs, not from when it was made:
+ * on a busy host a thread may wait longer than that to run at all, and a
+ * step that should have blocked (and did not) would pass unseen.
  */
 void tk_expect_blocks(struct kunit *test, struct tk_thread *t,
 		      void (*fn)(void *), void *arg)
 {
 	tk_start(test, t, fn, arg);
-	msleep(100);
-	KUNIT_EXPECT_FALSE(test, completion_done(&t->done));
+	wait_for_completion(&t->started);
+	KUNIT_EXPECT_FALSE(test, wait_for_completion_timeout(&t->done,
+							     msecs_to_jiffies(300)));
 }
 EXPORT_SYMBOL_GPL(tk_expect_blocks);
 

@@ -35,11 +35,13 @@ int tk_file_write(const char *path, const char *text);
  * struct tk_thread - a step run in a kernel thread (tk_start())
  * @fn: the step
  * @arg: its argument
+ * @started: completed when the thread runs, before @fn
  * @done: completed when @fn has returned
  */
 struct tk_thread {
 	void (*fn)(void *arg);
 	void *arg;
+	struct completion started;
 	struct completion done;
 };
 

@@ -159,6 +159,30 @@ static void client_after_devices(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&c->bad_data), 0);
 }
 
+/*
+ * A device whose registration references are all gone (refcount 0: the
+ * moment between unregistration's last put and its leaving the table) is
+ * skipped by a client's registration: no add(), and no put of a reference
+ * never taken.  The moment is made by hand here: it lasts microseconds.
+ */
+static void client_skips_device_without_references(struct kunit *test)
+{
+	struct tk_client *c = tk_client_init(0, NULL);
+	struct tdev_params p = { .name = "ktcz%d" };
+	struct tdev *a = tk_dev(test, &p), *b = tk_dev(test, &p);
+
+	KUNIT_ASSERT_EQ(test, refcount_read(&b->ibdev.refcount), 1);
+	refcount_set(&b->ibdev.refcount, 0);
+	KUNIT_ASSERT_EQ(test, ib_register_client(&c->client), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->adds), 1);
+	KUNIT_EXPECT_EQ(test, refcount_read(&b->ibdev.refcount), 0);
+	refcount_set(&b->ibdev.refcount, 1);
+	ib_unregister_client(&c->client);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->removes), 1);
+	tdev_destroy(a);
+	tdev_destroy(b);
+}
+
 static void client_data_null_until_set(struct kunit *test)
 {
 	struct tk_client *c = tk_client_init(0, NULL);
@@ -706,6 +730,7 @@ static void client_net_dev_by_params(struct kunit *test)
 static struct kunit_case client_cases[] = {
 	KUNIT_CASE(client_before_devices),
 	KUNIT_CASE(client_after_devices),
+	KUNIT_CASE(client_skips_device_without_references),
 	KUNIT_CASE(client_data_null_until_set),
 	KUNIT_CASE(client_data_refused_when_not_added),
 	KUNIT_CASE(client_remove_reverse_order),
