@@ -163,24 +163,29 @@ static void client_after_devices(struct kunit *test)
  * A device whose registration references are all gone (refcount 0: the
  * moment between unregistration's last put and its leaving the table) is
  * skipped by a client's registration: no add(), and no put of a reference
- * never taken.  The moment is made by hand here: it lasts microseconds.
+ * never taken, on it or on the device after it.  The moment is made by
+ * hand here: it lasts microseconds.
  */
 static void client_skips_device_without_references(struct kunit *test)
 {
 	struct tk_client *c = tk_client_init(0, NULL);
 	struct tdev_params p = { .name = "ktcz%d" };
 	struct tdev *a = tk_dev(test, &p), *b = tk_dev(test, &p);
+	struct tdev *d = tk_dev(test, &p);
 
 	KUNIT_ASSERT_EQ(test, refcount_read(&b->ibdev.refcount), 1);
 	refcount_set(&b->ibdev.refcount, 0);
 	KUNIT_ASSERT_EQ(test, ib_register_client(&c->client), 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&c->adds), 1);
+	/* a and d, each with the reference add() ran under given back */
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->adds), 2);
 	KUNIT_EXPECT_EQ(test, refcount_read(&b->ibdev.refcount), 0);
+	KUNIT_EXPECT_EQ(test, refcount_read(&d->ibdev.refcount), 1);
 	refcount_set(&b->ibdev.refcount, 1);
 	ib_unregister_client(&c->client);
-	KUNIT_EXPECT_EQ(test, atomic_read(&c->removes), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->removes), 2);
 	tdev_destroy(a);
 	tdev_destroy(b);
+	tdev_destroy(d);
 }
 
 static void client_data_null_until_set(struct kunit *test)

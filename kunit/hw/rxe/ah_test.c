@@ -97,8 +97,12 @@ static void at_av(struct kunit *test)
 	at_attr(test, &a, v4, "10.11.0.2");
 	a.type = RDMA_AH_ATTR_TYPE_IB;
 	KUNIT_EXPECT_EQ(test, sr_av_from_attr(&av, &a), -EINVAL);
+	/* RoCE v1 source GIDs, over both families' addresses */
 	v4->gid_type = IB_GID_TYPE_ROCE;
 	at_attr(test, &a, v4, "10.11.0.2");
+	KUNIT_EXPECT_EQ(test, sr_av_from_attr(&av, &a), -EINVAL);
+	v6->gid_type = IB_GID_TYPE_ROCE;
+	at_attr(test, &a, v6, "fe80::2");
 	KUNIT_EXPECT_EQ(test, sr_av_from_attr(&av, &a), -EINVAL);
 }
 

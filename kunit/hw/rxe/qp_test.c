@@ -228,10 +228,11 @@ static void qt_states(struct kunit *test)
 	/* Back is refused; a wrong current state too; SQD is not supported */
 	a.qp_state = IB_QPS_INIT;
 	KUNIT_EXPECT_EQ(test, qt_modify(qp, &a, IB_QP_STATE), -EINVAL);
+	/* RTR to RTS would be a transition; but the QP is in RTS */
 	a.qp_state = IB_QPS_RTS;
-	a.cur_qp_state = IB_QPS_SQE;
-	KUNIT_EXPECT_EQ(test, qt_modify(qp, &a, IB_QP_STATE |
-					IB_QP_CUR_STATE), -EINVAL);
+	a.cur_qp_state = IB_QPS_RTR;
+	KUNIT_EXPECT_EQ(test, qt_modify(qp, &a, rts | IB_QP_CUR_STATE),
+			-EINVAL);
 	a.qp_state = IB_QPS_SQD;
 	KUNIT_EXPECT_EQ(test, qt_modify(qp, &a, IB_QP_STATE), -EOPNOTSUPP);
 	KUNIT_EXPECT_EQ(test, qp->state, IB_QPS_RTS);
