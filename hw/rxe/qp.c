@@ -205,15 +205,6 @@ static int sr_qp_check_attr(const struct ib_qp_attr *attr, int mask)
 	return 0;
 }
 
-/* Empties a ring, both ends (a QP's move to RESET). */
-static void sr_queue_reset(struct sr_queue *q)
-{
-	q->prod = 0;
-	q->cons = 0;
-	q->buf->producer_index = 0;
-	q->buf->consumer_index = 0;
-}
-
 /* Stores the attributes @mask names into @qp. */
 static void sr_qp_store(struct sr_qp *qp, const struct ib_qp_attr *attr,
 			int mask)

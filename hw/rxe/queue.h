@@ -77,6 +77,18 @@ static inline void *sr_queue_slot(const struct sr_queue *q, u32 index)
 	return q->buf->data + ((size_t)(index & q->mask) << q->log2_elem);
 }
 
+/*
+ * Empties a ring at both ends, the user's included (a QP's move to RESET):
+ * neither end may move meanwhile (the owner holds its locks).
+ */
+static inline void sr_queue_reset(struct sr_queue *q)
+{
+	q->prod = 0;
+	q->cons = 0;
+	q->buf->producer_index = 0;
+	q->buf->consumer_index = 0;
+}
+
 /* ---- the producer's end ----------------------------------------------- */
 
 /* Free slots, as the producer sees them. */
