@@ -1,16 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Address handles (ah.h).  Made and destroyed in any context: the core
- * says whether the caller may sleep (RDMA_CREATE_AH_SLEEPABLE).
+ * says whether the caller may sleep (RDMA_CREATE_AH_SLEEPABLE).  The
+ * device's table holds each AH's path by number; the data path reads it
+ * under RCU (sr_ah_read()).
  */
+#include <linux/slab.h>
 #include <rdma/rdma_user_rxe.h>
 #include "ah.h"
 #include "dev.h"
-
-static struct sr_ah *to_sr_ah(struct ib_ah *ibah)
-{
-	return container_of(ibah, struct sr_ah, ibah);
-}
 
 /**
  * sr_create_ah - the create_ah verb (and create_user_ah)
@@ -35,15 +33,21 @@ int sr_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
 	unsigned long flags;
 	int ret;
 
-	ret = sr_av_from_attr(&ah->av, init->ah_attr);
+	ah->path = kmalloc(sizeof(*ah->path), gfp);
+	if (!ah->path)
+		return -ENOMEM;
+	ah->path->pd = ibah->pd;
+	ret = sr_av_from_attr(&ah->path->av, init->ah_attr);
 	if (ret)
-		return ret;
+		goto err;
 	xa_lock_irqsave(&sdev->ahs, flags);
-	ret = __xa_alloc(&sdev->ahs, &ah->num, ah, XA_LIMIT(1, SR_MAX_AH),
-			 gfp);
+	ret = __xa_alloc(&sdev->ahs, &ah->num, ah->path,
+			 XA_LIMIT(1, SR_MAX_AH), gfp);
 	xa_unlock_irqrestore(&sdev->ahs, flags);
-	if (ret)
-		return ret == -EBUSY ? -EINVAL : ret;
+	if (ret) {
+		ret = ret == -EBUSY ? -EINVAL : ret;
+		goto err;
+	}
 	resp.ah_num = ah->num;
 	if (udata && udata->outlen >= sizeof(resp) &&
 	    ib_copy_to_udata(udata, &resp, sizeof(resp))) {
@@ -51,6 +55,10 @@ int sr_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
 		return -EFAULT;
 	}
 	return 0;
+
+err:
+	kfree(ah->path);
+	return ret;
 }
 
 /**
@@ -64,10 +72,38 @@ int sr_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
 int sr_destroy_ah(struct ib_ah *ibah, u32 flags)
 {
 	struct sr_dev *sdev = to_sr_dev(ibah->device);
+	struct sr_ah *ah = to_sr_ah(ibah);
 	unsigned long irqflags;
 
 	xa_lock_irqsave(&sdev->ahs, irqflags);
-	__xa_erase(&sdev->ahs, to_sr_ah(ibah)->num);
+	__xa_erase(&sdev->ahs, ah->num);
 	xa_unlock_irqrestore(&sdev->ahs, irqflags);
+	kfree_rcu(ah->path, rcu);
 	return 0;
+}
+
+/**
+ * sr_ah_read - the address vector of an AH, by number
+ * @sdev: the device
+ * @num: the AH's number, as a WQE gives it (untrusted)
+ * @pd: the PD of the QP that uses it
+ * @av: set to the AH's
+ *
+ * Context: any.
+ * Return: 0, or -EINVAL: no AH has that number, or it is of another PD.
+ */
+int sr_ah_read(struct sr_dev *sdev, u32 num, const struct ib_pd *pd,
+	       struct sr_av *av)
+{
+	const struct sr_ah_path *path;
+	int ret = -EINVAL;
+
+	rcu_read_lock();
+	path = xa_load(&sdev->ahs, num);
+	if (path && path->pd == pd) {
+		*av = path->av;
+		ret = 0;
+	}
+	rcu_read_unlock();
+	return ret;
 }

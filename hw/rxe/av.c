@@ -13,12 +13,14 @@
  *	the core holds) is a RoCE v2 one of the device
  *
  * Context: any.
- * Return: 0, or -EINVAL for attributes that are not RoCE v2's.
+ * Return: 0, -EINVAL for attributes that are not RoCE v2's, or -ENODEV
+ * when the source GID has no netdev.
  */
 int sr_av_from_attr(struct sr_av *av, const struct rdma_ah_attr *attr)
 {
 	const struct ib_global_route *grh;
 	const struct ib_gid_attr *sgid;
+	struct net_device *ndev;
 
 	if (attr->type != RDMA_AH_ATTR_TYPE_ROCE ||
 	    !(rdma_ah_get_ah_flags(attr) & IB_AH_GRH))
@@ -37,6 +39,14 @@ int sr_av_from_attr(struct sr_av *av, const struct rdma_ah_attr *attr)
 	memcpy(&av->saddr, sgid->gid.raw, sizeof(av->saddr));
 	memcpy(&av->daddr, grh->dgid.raw, sizeof(av->daddr));
 	memcpy(av->dmac, attr->roce.dmac, ETH_ALEN);
+	/* The held GID keeps its netdev pointer; the netdev may be going */
+	rcu_read_lock();
+	ndev = rcu_dereference(sgid->ndev);
+	if (ndev)
+		av->ifindex = ndev->ifindex;
+	rcu_read_unlock();
+	if (!ndev)
+		return -ENODEV;
 	/* Both ends of one family: an IPv4 source wants an IPv4 destination */
 	if ((av->net == RDMA_NETWORK_IPV4) !=
 	    ipv6_addr_v4mapped(&av->daddr))

@@ -21,6 +21,8 @@
  * @traffic_class: the IP header's TOS or traffic class
  * @hop_limit: its TTL or hop limit
  * @sgid_index: the source GID's index in the port's table
+ * @ifindex: the source GID's netdev (the device's, or a VLAN's over it):
+ *	where the route leaves from
  */
 struct sr_av {
 	enum rdma_network_type net;
@@ -31,6 +33,7 @@ struct sr_av {
 	u8 traffic_class;
 	u8 hop_limit;
 	u8 sgid_index;
+	int ifindex;
 };
 
 int sr_av_from_attr(struct sr_av *av, const struct rdma_ah_attr *attr);

@@ -29,6 +29,11 @@ static const struct rdma_stat_desc sr_counter_descs[SR_NR_COUNTERS] = {
 	[SR_DROP_PAYLOAD] = { .name = "drop_bad_payload" },
 	[SR_DROP_ICRC] = { .name = "drop_bad_icrc" },
 	[SR_DROP_QPN] = { .name = "drop_bad_qpn" },
+	[SR_DROP_TRANSPORT] = { .name = "drop_bad_transport" },
+	[SR_DROP_STATE] = { .name = "drop_bad_state" },
+	[SR_DROP_PKEY] = { .name = "drop_bad_pkey" },
+	[SR_DROP_QKEY] = { .name = "drop_bad_qkey" },
+	[SR_DROP_NO_WQE] = { .name = "drop_no_wqe" },
 };
 
 /* The counter of each reason sr_parse() gives for a refusal. */

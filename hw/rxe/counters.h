@@ -35,6 +35,11 @@ enum sr_counter {
 	SR_DROP_PAYLOAD,
 	SR_DROP_ICRC,
 	SR_DROP_QPN,		/* for no queue pair of the device */
+	SR_DROP_TRANSPORT,	/* for a QP of another transport */
+	SR_DROP_STATE,		/* for a QP in a state that takes none */
+	SR_DROP_PKEY,		/* a P_Key the port does not have */
+	SR_DROP_QKEY,		/* a Q_Key not the QP's */
+	SR_DROP_NO_WQE,		/* a UD message for a QP with no receive WQE */
 	SR_NR_COUNTERS
 };
 

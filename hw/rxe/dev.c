@@ -17,6 +17,7 @@
 #include "mmap.h"
 #include "mr.h"
 #include "net.h"
+#include "post.h"
 #include "qp.h"
 #include "srq.h"
 #include "wire.h"
@@ -91,6 +92,18 @@ static enum ib_mtu sr_mtu_of(unsigned int mtu)
 		if (ib_mtu_enum_to_int(m) + SR_ROCE_OVERHEAD <= mtu)
 			break;
 	return m;
+}
+
+/**
+ * sr_dev_mtu - the port's active MTU, in bytes
+ * @sdev: the device
+ *
+ * Context: any.
+ * Return: the largest payload a packet of the device may carry now.
+ */
+unsigned int sr_dev_mtu(const struct sr_dev *sdev)
+{
+	return ib_mtu_enum_to_int(sr_mtu_of(READ_ONCE(sdev->ndev->mtu)));
 }
 
 static int sr_query_port(struct ib_device *ibdev, u32 port,
@@ -218,6 +231,8 @@ static const struct ib_device_ops sr_dev_ops = {
 	.modify_qp = sr_modify_qp,
 	.modify_srq = sr_modify_srq,
 	.poll_cq = sr_poll_cq,
+	.post_recv = sr_post_recv,
+	.post_send = sr_post_send,
 	.post_srq_recv = sr_post_srq_recv,
 	.query_device = sr_query_device,
 	.query_pkey = sr_query_pkey,
@@ -280,9 +295,11 @@ int sr_dev_add(const char *name, struct net_device *ndev)
 
 	/*
 	 * The write() commands beyond the core's defaults that rdma-core's
-	 * provider sends: REQ_NOTIFY_CQ (arming goes through the kernel)
+	 * provider sends: REQ_NOTIFY_CQ (arming goes through the kernel) and
+	 * POST_SEND with no work request (the doorbell)
 	 */
-	sdev->ibdev.uverbs_cmd_mask |= BIT_ULL(IB_USER_VERBS_CMD_REQ_NOTIFY_CQ);
+	sdev->ibdev.uverbs_cmd_mask |= BIT_ULL(IB_USER_VERBS_CMD_REQ_NOTIFY_CQ) |
+				       BIT_ULL(IB_USER_VERBS_CMD_POST_SEND);
 	sdev->ibdev.node_type = RDMA_NODE_IB_CA;
 	sdev->ibdev.phys_port_cnt = 1;
 	sdev->ibdev.num_comp_vectors = num_possible_cpus();

@@ -71,5 +71,6 @@ static inline bool sr_dev_take(atomic_t *n, unsigned int max)
 
 int sr_dev_add(const char *name, struct net_device *ndev);
 void sr_dev_netdev_event(struct sr_dev *sdev, unsigned long event);
+unsigned int sr_dev_mtu(const struct sr_dev *sdev);
 
 #endif /* SR_DEV_H */

@@ -9,6 +9,9 @@
 #ifndef SR_MR_H
 #define SR_MR_H
 
+#include <linux/completion.h>
+#include <linux/rcupdate.h>
+#include <linux/refcount.h>
 #include <rdma/ib_umem.h>
 #include <rdma/ib_verbs.h>
 
@@ -19,20 +22,45 @@
 /**
  * struct sr_mr - a memory region
  * @ibmr: the core's (lkey and rkey: the table index above the key byte)
+ * @pd: its PD (the core sets @ibmr.pd only after the verb returns, when
+ *	the data path may already find the MR)
+ * @key: the key the data path finds it by (sr_mr_get()): its lkey, set
+ *	before it is in the table; 0, which names no MR, for a
+ *	fast-registration MR, which gets one with its first registration
+ * @access: the access flags it was made with
+ * @ref: the table's reference and one per user on the data path; the
+ *	last one put completes @unused
+ * @unused: what dereg_mr waits for, the MR out of the table
+ * @rcu: frees it once no reader of the table can still see it
  * @umem: a user MR's pinned pages, or NULL
+ * @upages: a user MR's pages in order (from @umem), @n_upages of them;
+ *	its first byte lies @uoff bytes into the first
+ * @n_upages: see @upages
+ * @uoff: see @upages
  * @pages: a fast-registration MR's page list (@max_pages addresses), or
  *	NULL
  * @max_pages: what @pages holds
  * @npages: what the last ib_map_mr_sg() put in it
- * @access: the access flags it was made with
+ *
+ * Nothing but @ref changes once the MR is in the table, apart from a
+ * fast-registration MR's key, page list and bounds (which the REG_MR
+ * work request is to set, serialized against the data path with them).
  */
 struct sr_mr {
 	struct ib_mr ibmr;
+	struct ib_pd *pd;
+	u32 key;
+	int access;
+	refcount_t ref;
+	struct completion unused;
+	struct rcu_head rcu;
 	struct ib_umem *umem;
+	struct page **upages;
+	u32 n_upages;
+	u32 uoff;
 	u64 *pages;
 	u32 max_pages;
 	u32 npages;
-	int access;
 };
 
 static inline struct sr_mr *to_sr_mr(struct ib_mr *ibmr)

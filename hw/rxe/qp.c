@@ -3,8 +3,12 @@
  * Queue pairs (qp.h): their verbs, the control path only.
  */
 #include <linux/overflow.h>
+#include <linux/slab.h>
 #include "dev.h"
 #include "qp.h"
+#include "req.h"
+#include "resp.h"
+#include "srq.h"
 #include "wire.h"
 
 /*
@@ -36,6 +40,16 @@ static int sr_qp_check_init(const struct ib_qp_init_attr *init)
 			   cap->max_recv_sge > SR_MAX_SGE))
 		return -EINVAL;
 	return 0;
+}
+
+/* The QP's work item (sr_qp.work), on the system workqueue. */
+static void sr_qp_work(struct work_struct *work)
+{
+	struct sr_qp *qp = container_of(work, struct sr_qp, work);
+
+	sr_req_run(qp);
+	if (sr_qp_state(qp) == IB_QPS_ERR)
+		sr_resp_flush(qp);
 }
 
 /* A ring of @n WQEs (at least one) of @size bytes, a user's mapped. */
@@ -81,7 +95,9 @@ static int sr_qp_rq(struct sr_qp *qp, struct ib_qp_init_attr *init,
 	if (init->srq) {
 		cap->max_recv_wr = 0;
 		cap->max_recv_sge = 0;
-		return 0;
+		qp->srq_wqe = kmalloc(sr_rwqe_size(to_sr_srq(init->srq)->max_sge),
+				      GFP_KERNEL);
+		return qp->srq_wqe ? 0 : -ENOMEM;
 	}
 	qp->max_recv_sge = max_t(u32, cap->max_recv_sge, 1);
 	ret = sr_qp_ring(&qp->rq, &qp->rq_mm, cap->max_recv_wr,
@@ -99,15 +115,19 @@ static void sr_qp_free_rings(struct sr_qp *qp)
 	sr_queue_release(&qp->sq, qp->sq_mm);
 	if (!qp->ibqp.srq)
 		sr_queue_release(&qp->rq, qp->rq_mm);
+	kfree(qp->srq_wqe);
 }
 
-/* A number for @qp in the device's table. */
+/*
+ * A number for @qp in the device's table, reserved: packets find the QP
+ * only once it is whole (xa_store() in sr_create_qp()).
+ */
 static int sr_qp_number(struct sr_dev *sdev, struct sr_qp *qp)
 {
 	u32 qpn;
 	int ret;
 
-	ret = xa_alloc_cyclic(&sdev->qps, &qpn, qp,
+	ret = xa_alloc_cyclic(&sdev->qps, &qpn, NULL,
 			      XA_LIMIT(SR_QPN_FIRST, SR_QPN_LAST),
 			      &sdev->next_qpn, GFP_KERNEL);
 	if (ret < 0)
@@ -152,7 +172,14 @@ int sr_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	ret = sr_qp_rq(qp, init, udata, &resp.rq_mi);
 	if (ret)
 		goto err_sq;
+	refcount_set(&qp->ref, 1);
+	init_completion(&qp->unused);
 	spin_lock_init(&qp->lock);
+	spin_lock_init(&qp->sq_lock);
+	spin_lock_init(&qp->rq_lock);
+	spin_lock_init(&qp->req_lock);
+	spin_lock_init(&qp->resp_lock);
+	INIT_WORK(&qp->work, sr_qp_work);
 	qp->state = IB_QPS_RESET;
 	qp->sq_sig_all = init->sq_sig_type == IB_SIGNAL_ALL_WR;
 	qp->attr = (struct ib_qp_attr){ .port_num = 1 };
@@ -164,11 +191,14 @@ int sr_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 		xa_erase(&sdev->qps, ibqp->qp_num);
 		goto err_rq;
 	}
+	/* The slot is reserved: storing allocates nothing, cannot fail */
+	xa_store(&sdev->qps, ibqp->qp_num, qp, GFP_KERNEL);
 	return 0;
 
 err_rq:
 	if (!init->srq)
 		sr_queue_release(&qp->rq, qp->rq_mm);
+	kfree(qp->srq_wqe);
 err_sq:
 	sr_queue_release(&qp->sq, qp->sq_mm);
 err_count:
@@ -230,8 +260,11 @@ static void sr_qp_store(struct sr_qp *qp, const struct ib_qp_attr *attr,
 		a->rnr_retry = attr->rnr_retry;
 	if (mask & IB_QP_RQ_PSN)
 		a->rq_psn = attr->rq_psn & SR_PSN_MASK;
-	if (mask & IB_QP_SQ_PSN)
+	if (mask & IB_QP_SQ_PSN) {
 		a->sq_psn = attr->sq_psn & SR_PSN_MASK;
+		/* Set on the way to RTS, before the requester runs */
+		qp->req_psn = a->sq_psn;
+	}
 	if (mask & IB_QP_MAX_QP_RD_ATOMIC)
 		a->max_rd_atomic = attr->max_rd_atomic;
 	if (mask & IB_QP_MAX_DEST_RD_ATOMIC)
@@ -242,6 +275,28 @@ static void sr_qp_store(struct sr_qp *qp, const struct ib_qp_attr *attr,
 		a->dest_qp_num = attr->dest_qp_num;
 }
 
+/*
+ * What a new state does to the work queued: RESET empties the rings at
+ * both ends, ERR flushes what waits (and the requester and responder
+ * flush what comes after).
+ */
+static void sr_qp_entered(struct sr_qp *qp, enum ib_qp_state state)
+{
+	if (state == IB_QPS_RESET) {
+		spin_lock_bh(&qp->req_lock);
+		sr_queue_reset(&qp->sq);
+		spin_unlock_bh(&qp->req_lock);
+		if (!qp->ibqp.srq) {
+			spin_lock_bh(&qp->resp_lock);
+			sr_queue_reset(&qp->rq);
+			spin_unlock_bh(&qp->resp_lock);
+		}
+	} else if (state == IB_QPS_ERR) {
+		sr_req_run(qp);
+		sr_resp_flush(qp);
+	}
+}
+
 /**
  * sr_modify_qp - the modify_qp verb
  * @ibqp: the QP
@@ -250,7 +305,8 @@ static void sr_qp_store(struct sr_qp *qp, const struct ib_qp_attr *attr,
  *	attributes it requires and no others (ib_modify_qp_is_ok())
  * @udata: a user's, unused
  *
- * A move to RESET empties the rings.  The drained states (SQD, SQE),
+ * A move to RESET empties the rings, one to ERR flushes them.  The
+ * drained states (SQD, SQE),
  * alternate paths, path migration and rate limits are not supported.
  *
  * Context: process context.
@@ -288,14 +344,11 @@ int sr_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		sr_qp_store(qp, attr, mask);
 		if (mask & IB_QP_AV)
 			qp->av = av;
-		if (next == IB_QPS_RESET && cur != IB_QPS_RESET) {
-			sr_queue_reset(&qp->sq);
-			if (!ibqp->srq)
-				sr_queue_reset(&qp->rq);
-		}
-		qp->state = next;
+		WRITE_ONCE(qp->state, next);
 	}
 	spin_unlock_irqrestore(&qp->lock, flags);
+	if (!ret && next != cur)
+		sr_qp_entered(qp, next);
 	return ret;
 }
 
@@ -344,8 +397,11 @@ int sr_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
  * @ibqp: the QP
  * @udata: unused
  *
- * A user's mappings keep the rings' pages until they are unmapped.
+ * Takes the QP out of the table and waits until the data path no longer
+ * uses it: the core frees it when this returns.  A user's mappings keep
+ * the rings' pages until they are unmapped.
  *
+ * Context: process context, may sleep.
  * Return: 0.
  */
 int sr_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
@@ -354,7 +410,64 @@ int sr_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	struct sr_qp *qp = to_sr_qp(ibqp);
 
 	xa_erase(&sdev->qps, ibqp->qp_num);
+	/* No lookup is left between finding the QP and taking it */
+	synchronize_rcu();
+	cancel_work_sync(&qp->work);
+	if (!refcount_dec_and_test(&qp->ref))
+		wait_for_completion(&qp->unused);
 	sr_qp_free_rings(qp);
 	atomic_dec(&sdev->n_qp);
 	return 0;
+}
+
+/**
+ * sr_qp_get - the QP a packet names
+ * @sdev: the device
+ * @qpn: the packet's destination QP
+ *
+ * Context: any.
+ * Return: the QP, held (sr_qp_put()), or NULL if the device has none of
+ * that number.
+ */
+struct sr_qp *sr_qp_get(struct sr_dev *sdev, u32 qpn)
+{
+	struct sr_qp *qp;
+
+	rcu_read_lock();
+	qp = xa_load(&sdev->qps, qpn);
+	if (qp && !refcount_inc_not_zero(&qp->ref))
+		qp = NULL;
+	rcu_read_unlock();
+	return qp;
+}
+
+/**
+ * sr_qp_put - done with a QP sr_qp_get() gave
+ * @qp: the QP
+ *
+ * Context: any.
+ */
+void sr_qp_put(struct sr_qp *qp)
+{
+	if (refcount_dec_and_test(&qp->ref))
+		complete(&qp->unused);
+}
+
+/**
+ * sr_qp_to_err - move a QP to ERR, the data path having failed a request
+ * @qp: the QP
+ *
+ * Context: any.
+ * Return: true if it was not in ERR (the caller flushes what waits).
+ */
+bool sr_qp_to_err(struct sr_qp *qp)
+{
+	unsigned long flags;
+	bool moved;
+
+	spin_lock_irqsave(&qp->lock, flags);
+	moved = qp->state != IB_QPS_ERR;
+	WRITE_ONCE(qp->state, IB_QPS_ERR);
+	spin_unlock_irqrestore(&qp->lock, flags);
+	return moved;
 }

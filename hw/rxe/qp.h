@@ -3,13 +3,16 @@
  * Queue pairs: their rings (a send queue of struct rxe_send_wqe, a
  * receive queue of struct rxe_recv_wqe unless the QP uses an SRQ), their
  * number in the device's table, and their state and attributes as
- * modify_qp sets them.  The requester, responder and completer, which
- * move work through them, come with the data path.
+ * modify_qp sets them.  The requester (req.c) turns send WQEs into
+ * packets, the responder (resp.c) turns packets into receive completions.
  */
 #ifndef SR_QP_H
 #define SR_QP_H
 
+#include <linux/completion.h>
+#include <linux/refcount.h>
 #include <linux/spinlock.h>
+#include <linux/workqueue.h>
 #include <rdma/ib_verbs.h>
 #include "av.h"
 #include "mmap.h"
@@ -32,8 +35,12 @@
  * @sq_mm: a user QP's mapping entry of @sq, or NULL
  * @rq: the receive queue, unless the QP uses an SRQ (then unused)
  * @rq_mm: a user QP's mapping entry of @rq, or NULL
+ * @ref: the device table's reference and one per user on the data path
+ *	(sr_qp_get()); the last put completes @unused
+ * @unused: what destroy_qp waits for, the QP out of the table
  * @lock: (interrupts off) serializes the state and the attributes below
- *	against modify_qp, query_qp and the data path
+ *	against modify_qp and query_qp; the data path reads @state without
+ *	it (READ_ONCE) and works on a state it saw
  * @state: the QP's state
  * @max_send_sge: scatter entries a send WQE may have (its slot holds them)
  * @max_inline: inline bytes a send WQE may carry
@@ -42,6 +49,19 @@
  * @attr: the attributes modify_qp set, as query_qp reports them; its
  *	ah_attr holds no GID reference (the path is @av)
  * @av: the primary path (RC and UC), from @attr.ah_attr
+ * @sq_lock: (interrupts off) a kernel QP's producer end of @sq
+ *	(post_send, from any context)
+ * @rq_lock: (interrupts off) a kernel QP's producer end of @rq
+ * @req_lock: (BH off) the requester: @sq's consumer end and @req_psn;
+ *	taken before @resp_lock and any CQ's lock
+ * @req_psn: the PSN of the requester's next packet
+ * @req_flags: SR_REQ_PENDING (req.c), atomic bit operations
+ * @work: what a caller with interrupts off cannot do (run the
+ *	requester, flush the RQ in ERR), and what a requester's run leaves
+ *	over its budget
+ * @resp_lock: (BH off) the responder: @rq's consumer end and @srq_wqe
+ * @srq_wqe: a QP on an SRQ: the WQE the responder took from it (a WQE of
+ *	the SRQ's max_sge), else NULL
  */
 struct sr_qp {
 	struct ib_qp ibqp;
@@ -49,6 +69,8 @@ struct sr_qp {
 	struct sr_mmap *sq_mm;
 	struct sr_queue rq;
 	struct sr_mmap *rq_mm;
+	refcount_t ref;
+	struct completion unused;
 	spinlock_t lock;
 	enum ib_qp_state state;
 	u32 max_send_sge;
@@ -57,6 +79,14 @@ struct sr_qp {
 	bool sq_sig_all;
 	struct ib_qp_attr attr;
 	struct sr_av av;
+	spinlock_t sq_lock;
+	spinlock_t rq_lock;
+	spinlock_t req_lock;
+	u32 req_psn;
+	unsigned long req_flags;
+	struct work_struct work;
+	spinlock_t resp_lock;
+	struct rxe_recv_wqe *srq_wqe;
 };
 
 static inline struct sr_qp *to_sr_qp(struct ib_qp *ibqp)
@@ -71,5 +101,17 @@ int sr_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 int sr_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		struct ib_qp_init_attr *init);
 int sr_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata);
+
+struct sr_dev;
+
+struct sr_qp *sr_qp_get(struct sr_dev *sdev, u32 qpn);
+void sr_qp_put(struct sr_qp *qp);
+bool sr_qp_to_err(struct sr_qp *qp);
+
+/* The QP's state as the data path sees it (modify_qp may change it). */
+static inline enum ib_qp_state sr_qp_state(const struct sr_qp *qp)
+{
+	return READ_ONCE(qp->state);
+}
 
 #endif /* SR_QP_H */

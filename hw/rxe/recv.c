@@ -6,23 +6,49 @@
  * by reason (counters.h) and dropped.
  */
 #include <linux/if_vlan.h>
+#include <linux/inetdevice.h>
 #include <linux/udp.h>
+#include <net/ipv6_stubs.h>
 #include <rdma/ib_verbs.h>
 #include "dev.h"
 #include "icrc.h"
+#include "qp.h"
 #include "recv.h"
+#include "resp.h"
 #include "wire.h"
 
-/* The device a packet that arrived on @ndev is for, with a reference. */
-static struct ib_device *sr_recv_dev(struct net_device *ndev)
+/*
+ * The netdev that has a packet's destination address: the packet came
+ * through the loopback device from a device of this namespace.  RCU.
+ */
+static struct net_device *sr_recv_local(const struct sk_buff *skb)
 {
-	struct ib_device *ibdev;
+	struct net *net = dev_net(skb->dev);
 
-	ibdev = ib_device_get_by_netdev(ndev, RDMA_DRIVER_RXE);
+	if (skb->protocol == htons(ETH_P_IP))
+		return __ip_dev_find(net, ip_hdr(skb)->daddr, false);
+	if (IS_ENABLED(CONFIG_IPV6) && skb->protocol == htons(ETH_P_IPV6))
+		return ipv6_stub->ipv6_dev_find(net, &ipv6_hdr(skb)->daddr,
+						NULL);
+	return NULL;
+}
+
+/* The device a packet is for, with a reference, or NULL. */
+static struct ib_device *sr_recv_dev(const struct sk_buff *skb)
+{
+	struct net_device *ndev = skb->dev;
+	struct ib_device *ibdev = NULL;
+
+	rcu_read_lock();
+	if (ndev->flags & IFF_LOOPBACK)
+		ndev = sr_recv_local(skb);
+	if (ndev)
+		ibdev = ib_device_get_by_netdev(ndev, RDMA_DRIVER_RXE);
 	/* Over a VLAN: the device is its real netdev's */
-	if (!ibdev && is_vlan_dev(ndev))
+	if (!ibdev && ndev && is_vlan_dev(ndev))
 		ibdev = ib_device_get_by_netdev(vlan_dev_real_dev(ndev),
 						RDMA_DRIVER_RXE);
+	rcu_read_unlock();
 	return ibdev;
 }
 
@@ -37,7 +63,7 @@ static struct ib_device *sr_recv_dev(struct net_device *ndev)
  */
 int sr_udp_recv(struct sock *sk, struct sk_buff *skb)
 {
-	struct ib_device *ibdev = sr_recv_dev(skb->dev);
+	struct ib_device *ibdev = sr_recv_dev(skb);
 
 	if (!ibdev) {
 		kfree_skb(skb);
@@ -77,6 +103,30 @@ static bool sr_recv_check(struct sr_dev *sdev, struct sk_buff *skb,
 	return true;
 }
 
+/*
+ * Hands a packet that passed the checks to its QP's responder.  True if
+ * it was delivered; else it was counted by why it was dropped.
+ */
+static bool sr_recv_deliver(struct sr_dev *sdev, const struct sk_buff *skb,
+			    const struct sr_pkt *pkt)
+{
+	struct sr_qp *qp = sr_qp_get(sdev, pkt->qpn);
+	bool done = false;
+
+	if (!qp) {
+		sr_count(&sdev->counters, SR_DROP_QPN);
+		return false;
+	}
+	/* The RC and UC responders are to come: their QPs take nothing */
+	if (qp->ibqp.qp_type == IB_QPT_UD &&
+	    sr_transport(pkt->opcode) == IB_OPCODE_UD)
+		done = sr_resp_ud(qp, skb, pkt);
+	else
+		sr_count(&sdev->counters, SR_DROP_TRANSPORT);
+	sr_qp_put(qp);
+	return done;
+}
+
 /**
  * sr_recv - take in a packet for a device
  * @sdev: the device
@@ -91,8 +141,10 @@ void sr_recv(struct sr_dev *sdev, struct sk_buff *skb)
 	if (!sr_recv_check(sdev, skb, &pkt))
 		goto drop;
 	sr_count(&sdev->counters, SR_RCVD_PKTS);
-	/* No queue pair exists yet: every destination is unknown */
-	sr_count(&sdev->counters, SR_DROP_QPN);
+	if (!sr_recv_deliver(sdev, skb, &pkt))
+		goto drop;
+	consume_skb(skb);
+	return;
 drop:
 	kfree_skb(skb);
 }

@@ -1,18 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Shared receive queues (srq.h): their verbs and a kernel consumer's
- * posts.  What the responder takes from them comes with the responder.
+ * Shared receive queues (srq.h): their verbs, a kernel consumer's posts,
+ * and the responders' taking of WQEs, which reports the limit.
  */
-#include <linux/overflow.h>
 #include <linux/uaccess.h>
 #include "dev.h"
+#include "post.h"
 #include "srq.h"
-
-/* Bytes of a receive WQE with @max_sge scatter entries. */
-static size_t sr_rwqe_size(u32 max_sge)
-{
-	return struct_size((struct rxe_recv_wqe *)NULL, dma.sge, max_sge);
-}
 
 /* A ring of @max_wr WQEs for @srq, a user's offered to mmap() (@mi). */
 static int sr_srq_ring(struct sr_srq *srq, struct sr_queue *q,
@@ -205,29 +199,6 @@ int sr_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata)
 	return 0;
 }
 
-/* Writes @wr into the slot @wqe. */
-static void sr_rwqe_fill(struct rxe_recv_wqe *wqe, const struct ib_recv_wr *wr)
-{
-	u32 len = 0;
-	int i;
-
-	wqe->wr_id = wr->wr_id;
-	for (i = 0; i < wr->num_sge; i++) {
-		wqe->dma.sge[i] = (struct rxe_sge){
-			.addr = wr->sg_list[i].addr,
-			.length = wr->sg_list[i].length,
-			.lkey = wr->sg_list[i].lkey,
-		};
-		len += wr->sg_list[i].length;
-	}
-	/* The fixed part of dma only: the scatter list above stays */
-	wqe->dma = (struct rxe_dma_info){
-		.length = len,
-		.resid = len,
-		.num_sge = wr->num_sge,
-	};
-}
-
 /**
  * sr_post_srq_recv - the post_srq_recv verb, for a kernel SRQ
  * @ibsrq: the SRQ
@@ -257,11 +228,58 @@ int sr_post_srq_recv(struct ib_srq *ibsrq, const struct ib_recv_wr *wr,
 			ret = -ENOMEM;
 			break;
 		}
-		sr_rwqe_fill(slot, wr);
+		sr_post_fill_recv(slot, wr);
 		sr_queue_produced(&srq->q);
 	}
 	spin_unlock_irqrestore(&srq->lock, flags);
 	if (ret)
 		*bad_wr = wr;
 	return ret;
+}
+
+/* Reports that the WQEs waiting fell below the armed limit. */
+static void sr_srq_limit_reached(struct sr_srq *srq)
+{
+	struct ib_event ev = {
+		.device = srq->ibsrq.device,
+		.element.srq = &srq->ibsrq,
+		.event = IB_EVENT_SRQ_LIMIT_REACHED,
+	};
+
+	if (srq->ibsrq.event_handler)
+		srq->ibsrq.event_handler(&ev, srq->ibsrq.srq_context);
+}
+
+/**
+ * sr_srq_take - take the oldest WQE of an SRQ, for a responder
+ * @srq: the SRQ
+ * @wqe: where to copy it: sr_rwqe_size() of the SRQ's max_sge bytes (the
+ *	producer may reuse the slot as soon as it is taken)
+ *
+ * When the WQEs left fall below the armed limit, the limit is disarmed
+ * and IB_EVENT_SRQ_LIMIT_REACHED reported.
+ *
+ * Context: any.
+ * Return: true if a WQE was taken.
+ */
+bool sr_srq_take(struct sr_srq *srq, struct rxe_recv_wqe *wqe)
+{
+	bool reached = false;
+	unsigned long flags;
+	const void *slot;
+
+	spin_lock_irqsave(&srq->lock, flags);
+	slot = sr_queue_head(&srq->q);
+	if (slot) {
+		memcpy(wqe, slot, sr_rwqe_size(srq->max_sge));
+		sr_queue_consumed(&srq->q);
+		if (srq->limit && sr_srq_count(srq) < srq->limit) {
+			srq->limit = 0;
+			reached = true;
+		}
+	}
+	spin_unlock_irqrestore(&srq->lock, flags);
+	if (reached)
+		sr_srq_limit_reached(srq);
+	return slot;
 }

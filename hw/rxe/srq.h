@@ -8,6 +8,7 @@
 #ifndef SR_SRQ_H
 #define SR_SRQ_H
 
+#include <linux/overflow.h>
 #include <linux/spinlock.h>
 #include <rdma/ib_verbs.h>
 #include "mmap.h"
@@ -51,5 +52,12 @@ int sr_query_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr);
 int sr_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata);
 int sr_post_srq_recv(struct ib_srq *ibsrq, const struct ib_recv_wr *wr,
 		     const struct ib_recv_wr **bad_wr);
+bool sr_srq_take(struct sr_srq *srq, struct rxe_recv_wqe *wqe);
+
+/* Bytes of a receive WQE with @max_sge scatter entries. */
+static inline size_t sr_rwqe_size(u32 max_sge)
+{
+	return struct_size((struct rxe_recv_wqe *)NULL, dma.sge, max_sge);
+}
 
 #endif /* SR_SRQ_H */

@@ -37,6 +37,8 @@ struct sr_bth {
 #define SR_BTH_BECN		BIT(30)
 #define SR_BTH_ACKREQ		BIT(31)	/* of apsn */
 #define SR_QPN_MASK		0xffffff
+/* The one P_Key a device's table holds: the default, full member */
+#define SR_PKEY_DEFAULT		0xffff
 #define SR_PSN_MASK		0xffffff
 
 struct sr_deth {

@@ -28,9 +28,14 @@ static struct sr_dev *at_dev(struct kunit *test)
 static struct ib_gid_attr *at_sgid(struct kunit *test, const char *addr)
 {
 	struct ib_gid_attr *g = kunit_kzalloc(test, sizeof(*g), GFP_KERNEL);
+	struct net_device *ndev = kunit_kzalloc(test, sizeof(*ndev),
+						GFP_KERNEL);
 	__be32 v4;
 
 	KUNIT_ASSERT_NOT_NULL(test, g);
+	KUNIT_ASSERT_NOT_NULL(test, ndev);
+	ndev->ifindex = 7;
+	RCU_INIT_POINTER(g->ndev, ndev);
 	g->gid_type = IB_GID_TYPE_ROCE_UDP_ENCAP;
 	g->index = 3;
 	if (in4_pton(addr, -1, (u8 *)&v4, -1, NULL))
@@ -63,6 +68,7 @@ static void at_av(struct kunit *test)
 {
 	struct ib_gid_attr *v4 = at_sgid(test, "10.11.0.1");
 	struct ib_gid_attr *v6 = at_sgid(test, "fe80::1");
+	struct ib_gid_attr *nodev;
 	struct rdma_ah_attr a;
 	struct sr_av av;
 
@@ -75,6 +81,7 @@ static void at_av(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, av.traffic_class, 0x88);
 	KUNIT_EXPECT_EQ(test, av.hop_limit, 17);
 	KUNIT_EXPECT_EQ(test, av.sgid_index, 3);
+	KUNIT_EXPECT_EQ(test, av.ifindex, 7);
 	KUNIT_EXPECT_EQ(test, av.dmac[5], 0x56);
 
 	at_attr(test, &a, v6, "fe80::2");
@@ -97,6 +104,11 @@ static void at_av(struct kunit *test)
 	at_attr(test, &a, v4, "10.11.0.2");
 	a.type = RDMA_AH_ATTR_TYPE_IB;
 	KUNIT_EXPECT_EQ(test, sr_av_from_attr(&av, &a), -EINVAL);
+	/* A source GID whose netdev is gone */
+	nodev = at_sgid(test, "10.11.0.1");
+	RCU_INIT_POINTER(nodev->ndev, NULL);
+	at_attr(test, &a, nodev, "10.11.0.2");
+	KUNIT_EXPECT_EQ(test, sr_av_from_attr(&av, &a), -ENODEV);
 	/* RoCE v1 source GIDs, over both families' addresses */
 	v4->gid_type = IB_GID_TYPE_ROCE;
 	at_attr(test, &a, v4, "10.11.0.2");
@@ -147,7 +159,7 @@ static void at_numbers(struct kunit *test)
 		KUNIT_EXPECT_NE(test, ah[i]->num, 0);
 		KUNIT_EXPECT_LE(test, ah[i]->num, SR_MAX_AH);
 		KUNIT_EXPECT_PTR_EQ(test, xa_load(&sdev->ahs, ah[i]->num),
-				    (void *)ah[i]);
+				    (void *)ah[i]->path);
 		for (j = 0; j < i; j++)
 			KUNIT_EXPECT_NE(test, ah[i]->num, ah[j]->num);
 	}
@@ -163,9 +175,40 @@ static void at_numbers(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, xa_empty(&sdev->ahs));
 }
 
+/* The data path's reading: by number, for the AH's PD only, until gone. */
+static void at_read(struct kunit *test)
+{
+	struct ib_gid_attr *v6 = at_sgid(test, "fe80::1");
+	struct sr_dev *sdev = at_dev(test);
+	struct ib_pd pd = {}, other = {};
+	struct sr_ah *ah = at_alloc(test);
+	struct rdma_ah_attr a;
+	struct sr_av av;
+	u32 num;
+
+	at_attr(test, &a, v6, "fe80::2");
+	ah->ibah.pd = &pd;
+	KUNIT_ASSERT_EQ(test, at_create(ah, &a, 0), 0);
+	num = ah->num;
+	memset(&av, 0, sizeof(av));
+	KUNIT_EXPECT_EQ(test, sr_ah_read(sdev, num, &pd, &av), 0);
+	KUNIT_EXPECT_EQ(test, av.net, RDMA_NETWORK_IPV6);
+	KUNIT_EXPECT_EQ(test, av.daddr.s6_addr[15], 2);
+	KUNIT_EXPECT_EQ(test, av.flow_label, 0x12345);
+	KUNIT_EXPECT_EQ(test, av.ifindex, 7);
+	/* Another PD's QP, numbers never given, a destroyed AH */
+	KUNIT_EXPECT_EQ(test, sr_ah_read(sdev, num, &other, &av), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sr_ah_read(sdev, 0, &pd, &av), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sr_ah_read(sdev, num + 1, &pd, &av), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sr_ah_read(sdev, U32_MAX, &pd, &av), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sr_destroy_ah(&ah->ibah, 0), 0);
+	KUNIT_EXPECT_EQ(test, sr_ah_read(sdev, num, &pd, &av), -EINVAL);
+}
+
 static struct kunit_case at_cases[] = {
 	KUNIT_CASE(at_av),
 	KUNIT_CASE(at_numbers),
+	KUNIT_CASE(at_read),
 	{}
 };
 

@@ -120,8 +120,12 @@ static void qt_create(struct kunit *test)
 static void qt_path(struct kunit *test, struct rdma_ah_attr *ah)
 {
 	struct ib_gid_attr *g = kunit_kzalloc(test, sizeof(*g), GFP_KERNEL);
+	struct net_device *ndev = kunit_kzalloc(test, sizeof(*ndev),
+						GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, g);
+	KUNIT_ASSERT_NOT_NULL(test, ndev);
+	RCU_INIT_POINTER(g->ndev, ndev);
 	g->gid_type = IB_GID_TYPE_ROCE_UDP_ENCAP;
 	ipv6_addr_set_v4mapped(htonl(0x0a0b0001),
 			       (struct in6_addr *)g->gid.raw);
