@@ -28,15 +28,6 @@
 #define SR_VENDOR_ID		0xffffff
 #define SR_MAX_PD		0x7ffff
 #define SR_GID_TBL_LEN		1024
-/*
- * The most header bytes around a payload of the path MTU: IPv6 (the longer
- * IP header), UDP, the BTH, RDMA WRITE Only with Immediate's RETH and
- * ImmDt (the most a packet with payload carries), the ICRC.  A full
- * payload is a multiple of four: no pad.
- */
-#define SR_ROCE_OVERHEAD	(sizeof(struct ipv6hdr) + sizeof(struct udphdr) + \
-				 SR_BTH_BYTES + sizeof(struct sr_reth) + 4 + \
-				 SR_ICRC_BYTES)
 
 /**
  * struct sr_pd - a protection domain
@@ -81,29 +72,6 @@ static int sr_query_device(struct ib_device *ibdev,
 static bool sr_netdev_up(const struct net_device *ndev)
 {
 	return netif_running(ndev) && netif_carrier_ok(ndev);
-}
-
-/* The largest IB MTU whose packets fit the netdev's MTU, any of them. */
-static enum ib_mtu sr_mtu_of(unsigned int mtu)
-{
-	enum ib_mtu m;
-
-	for (m = IB_MTU_4096; m > IB_MTU_256; m--)
-		if (ib_mtu_enum_to_int(m) + SR_ROCE_OVERHEAD <= mtu)
-			break;
-	return m;
-}
-
-/**
- * sr_dev_mtu - the port's active MTU, in bytes
- * @sdev: the device
- *
- * Context: any.
- * Return: the largest payload a packet of the device may carry now.
- */
-unsigned int sr_dev_mtu(const struct sr_dev *sdev)
-{
-	return ib_mtu_enum_to_int(sr_mtu_of(READ_ONCE(sdev->ndev->mtu)));
 }
 
 static int sr_query_port(struct ib_device *ibdev, u32 port,

@@ -5,9 +5,12 @@
 #ifndef SR_DEV_H
 #define SR_DEV_H
 
+#include <linux/ipv6.h>
 #include <linux/netdevice.h>
+#include <linux/udp.h>
 #include <rdma/ib_verbs.h>
 #include "counters.h"
+#include "wire.h"
 
 #define SR_PORT		1
 
@@ -71,6 +74,32 @@ static inline bool sr_dev_take(atomic_t *n, unsigned int max)
 
 int sr_dev_add(const char *name, struct net_device *ndev);
 void sr_dev_netdev_event(struct sr_dev *sdev, unsigned long event);
-unsigned int sr_dev_mtu(const struct sr_dev *sdev);
+
+/*
+ * The most header bytes around a payload of the path MTU: IPv6 (the longer
+ * IP header), UDP, the BTH, RDMA WRITE Only with Immediate's RETH and
+ * ImmDt (the most a packet with payload carries), the ICRC.  A full
+ * payload is a multiple of four: no pad.
+ */
+#define SR_ROCE_OVERHEAD	(sizeof(struct ipv6hdr) + sizeof(struct udphdr) + \
+				 SR_BTH_BYTES + sizeof(struct sr_reth) + 4 + \
+				 SR_ICRC_BYTES)
+
+/* The largest IB MTU whose packets fit a netdev MTU of @mtu, any of them. */
+static inline enum ib_mtu sr_mtu_of(unsigned int mtu)
+{
+	enum ib_mtu m;
+
+	for (m = IB_MTU_4096; m > IB_MTU_256; m--)
+		if (ib_mtu_enum_to_int(m) + SR_ROCE_OVERHEAD <= mtu)
+			break;
+	return m;
+}
+
+/* The port's active MTU in bytes: the most payload a packet carries now. */
+static inline unsigned int sr_dev_mtu(const struct sr_dev *sdev)
+{
+	return ib_mtu_enum_to_int(sr_mtu_of(READ_ONCE(sdev->ndev->mtu)));
+}
 
 #endif /* SR_DEV_H */

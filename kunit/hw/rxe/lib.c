@@ -15,3 +15,8 @@
 #include "../../../hw/rxe/qp.c"
 #include "../../../hw/rxe/mr.c"
 #include "../../../hw/rxe/recv.c"
+#include "../../../hw/rxe/mem.c"
+#include "../../../hw/rxe/xmit.c"
+#include "../../../hw/rxe/post.c"
+#include "../../../hw/rxe/req.c"
+#include "../../../hw/rxe/resp.c"

@@ -1,0 +1,767 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite rdma_rxe_ud: the UD data path of hw/rxe (post.c, req.c,
+ * xmit.c, recv.c, resp.c) end to end, through the kernel's own IP stack:
+ * a device over the loopback netdev, whose packets leave through
+ * sr_xmit(), come back through lo and reach the suite's RoCEv2 sockets
+ * (127.0.0.1 and ::1, port 4791), which hand them to sr_recv() as the
+ * driver's sockets do.  Messages go from one UD QP to another over IPv4
+ * and IPv6, with immediate data, inline, gathered from several entries,
+ * and into an SRQ (its limit reported); then what must fail: posts
+ * refused (state, opcode, sizes, full rings, posts with interrupts off
+ * left to the QP's work), a Q_Key, a P_Key or a state that drops, a
+ * missing WQE, a message too long for the buffer or the MTU, an lkey
+ * the QP may not use (its QP to ERR and the rest flushed), an AH of
+ * another PD.
+ *
+ * It needs port 4791 free in the initial namespace (no RoCEv2 driver
+ * loaded); otherwise it is skipped.
+ */
+#include <kunit/resource.h>
+#include <kunit/test.h>
+#include <linux/delay.h>
+#include <linux/inet.h>
+#include <linux/ip.h>
+#include <net/udp_tunnel.h>
+#include <rdma/ib_cache.h>
+#include "ah.h"
+#include "cq.h"
+#include "dev.h"
+#include "mem.h"
+#include "post.h"
+#include "qp.h"
+#include "recv.h"
+#include "srq.h"
+
+/**
+ * struct ut_env - a device over lo and what its QPs share
+ * @sdev: the device (not registered: the suite is its core)
+ * @pd: the PD of everything
+ * @mr: a DMA MR of @pd, local write: the lkey of every buffer
+ * @sk4: the suite's IPv4 RoCEv2 socket, its packets to sr_recv(@sdev)
+ * @sk6: the IPv6 one
+ * @srq_events: SRQ limit events seen
+ */
+struct ut_env {
+	struct sr_dev *sdev;
+	struct ib_pd *pd;
+	struct sr_mr *mr;
+	struct socket *sk4;
+	struct socket *sk6;
+	int srq_events;
+};
+
+static int ut_udp_recv(struct sock *sk, struct sk_buff *skb)
+{
+	struct sr_dev *sdev = rcu_dereference_sk_user_data(sk);
+
+	sr_recv(sdev, skb);
+	return 0;
+}
+
+static int ut_sock(struct ut_env *env, bool ipv6, struct socket **sockp)
+{
+	struct udp_tunnel_sock_cfg tcfg = {
+		.sk_user_data = env->sdev,
+		.encap_type = 1,
+		.encap_rcv = ut_udp_recv,
+	};
+	struct udp_port_cfg cfg = {
+		.family = ipv6 ? AF_INET6 : AF_INET,
+		.local_udp_port = htons(ROCE_V2_UDP_DPORT),
+		.ipv6_v6only = ipv6,
+	};
+	int ret = udp_sock_create(&init_net, &cfg, sockp);
+
+	if (!ret)
+		setup_udp_tunnel_sock(&init_net, *sockp, &tcfg);
+	return ret;
+}
+
+static void ut_env_free(struct kunit_resource *res)
+{
+	struct ut_env *env = res->data;
+
+	if (env->sk6)
+		udp_tunnel_sock_release(env->sk6);
+	if (env->sk4)
+		udp_tunnel_sock_release(env->sk4);
+	/* No packet is in flight once the sockets are gone */
+	synchronize_net();
+	if (env->mr)
+		sr_dereg_mr(&env->mr->ibmr, NULL);
+	sr_counters_free(&env->sdev->counters);
+	dev_put(env->sdev->ndev);
+}
+
+static struct ut_env *ut_env(struct kunit *test)
+{
+	struct ut_env *env = kunit_kzalloc(test, sizeof(*env), GFP_KERNEL);
+	struct sr_dev *sdev = kunit_kzalloc(test, sizeof(*sdev), GFP_KERNEL);
+	struct ib_mr *ibmr;
+	int ret;
+
+	KUNIT_ASSERT_NOT_NULL(test, env);
+	KUNIT_ASSERT_NOT_NULL(test, sdev);
+	KUNIT_ASSERT_EQ(test, sr_counters_init(&sdev->counters), 0);
+	sdev->ndev = init_net.loopback_dev;
+	dev_hold(sdev->ndev);
+	xa_init_flags(&sdev->qps, XA_FLAGS_ALLOC);
+	xa_init_flags(&sdev->mrs, XA_FLAGS_ALLOC1);
+	xa_init_flags(&sdev->ahs, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
+	env->sdev = sdev;
+	if (!kunit_alloc_resource(test, NULL, ut_env_free, GFP_KERNEL, env)) {
+		sr_counters_free(&sdev->counters);
+		dev_put(sdev->ndev);
+		KUNIT_ASSERT_FAILURE(test, "no room to track the device");
+	}
+	env->pd = kunit_kzalloc(test, sizeof(*env->pd), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, env->pd);
+	env->pd->device = &sdev->ibdev;
+	ibmr = sr_get_dma_mr(env->pd, IB_ACCESS_LOCAL_WRITE);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(ibmr));
+	ibmr->device = &sdev->ibdev;
+	ibmr->pd = env->pd;
+	env->mr = to_sr_mr(ibmr);
+
+	ret = ut_sock(env, false, &env->sk4);
+	if (ret == -EADDRINUSE)
+		kunit_skip(test, "port 4791 is taken (a RoCEv2 driver?)");
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	KUNIT_ASSERT_EQ(test, ut_sock(env, true, &env->sk6), 0);
+	return env;
+}
+
+static void ut_cq_free(struct kunit_resource *res)
+{
+	sr_destroy_cq(res->data, NULL);
+}
+
+static struct sr_cq *ut_cq(struct kunit *test, struct ut_env *env)
+{
+	struct ib_cq_init_attr attr = { .cqe = 64 };
+	struct sr_cq *cq = kunit_kzalloc(test, sizeof(*cq), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, cq);
+	cq->ibcq.device = &env->sdev->ibdev;
+	KUNIT_ASSERT_EQ(test, sr_create_cq(&cq->ibcq, &attr, NULL), 0);
+	if (!kunit_alloc_resource(test, NULL, ut_cq_free, GFP_KERNEL,
+				  &cq->ibcq)) {
+		sr_destroy_cq(&cq->ibcq, NULL);
+		KUNIT_ASSERT_FAILURE(test, "no room to track the CQ");
+	}
+	return cq;
+}
+
+static void ut_srq_event(struct ib_event *ev, void *ctx)
+{
+	struct ut_env *env = ctx;
+
+	if (ev->event == IB_EVENT_SRQ_LIMIT_REACHED)
+		env->srq_events++;
+}
+
+static void ut_srq_free(struct kunit_resource *res)
+{
+	sr_destroy_srq(res->data, NULL);
+}
+
+static struct sr_srq *ut_srq(struct kunit *test, struct ut_env *env,
+			     u32 limit)
+{
+	struct ib_srq_init_attr init = {
+		.attr = { .max_wr = 8, .max_sge = 2, .srq_limit = limit },
+		.srq_type = IB_SRQT_BASIC,
+	};
+	struct sr_srq *srq = kunit_kzalloc(test, sizeof(*srq), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, srq);
+	srq->ibsrq.device = &env->sdev->ibdev;
+	srq->ibsrq.pd = env->pd;
+	srq->ibsrq.event_handler = ut_srq_event;
+	srq->ibsrq.srq_context = env;
+	KUNIT_ASSERT_EQ(test, sr_create_srq(&srq->ibsrq, &init, NULL), 0);
+	if (!kunit_alloc_resource(test, NULL, ut_srq_free, GFP_KERNEL,
+				  &srq->ibsrq)) {
+		sr_destroy_srq(&srq->ibsrq, NULL);
+		KUNIT_ASSERT_FAILURE(test, "no room to track the SRQ");
+	}
+	return srq;
+}
+
+static void ut_qp_free(struct kunit_resource *res)
+{
+	sr_destroy_qp(res->data, NULL);
+}
+
+static int ut_modify(struct sr_qp *qp, enum ib_qp_state state, int mask,
+		     struct ib_qp_attr *a)
+{
+	a->qp_state = state;
+	return sr_modify_qp(&qp->ibqp, a, mask | IB_QP_STATE, NULL);
+}
+
+#define UT_QKEY		0x11111111
+
+/*
+ * A kernel QP of @type on its own CQ (on @srq if not NULL), as the core
+ * hands it to create_qp, moved to @state (RESET to RTS).
+ */
+static struct sr_qp *ut_qp(struct kunit *test, struct ut_env *env,
+			   enum ib_qp_type type, struct sr_srq *srq,
+			   enum ib_qp_state state)
+{
+	struct ib_qp_init_attr init = {
+		.qp_type = type,
+		.sq_sig_type = IB_SIGNAL_REQ_WR,
+		.cap = { .max_send_wr = 8, .max_recv_wr = 8,
+			 .max_send_sge = 3, .max_recv_sge = 3,
+			 .max_inline_data = 64 },
+	};
+	struct sr_qp *qp = kunit_kzalloc(test, sizeof(*qp), GFP_KERNEL);
+	struct sr_cq *cq = ut_cq(test, env);
+	struct ib_qp_attr a = { .qkey = UT_QKEY, .port_num = 1 };
+
+	KUNIT_ASSERT_NOT_NULL(test, qp);
+	qp->ibqp.device = &env->sdev->ibdev;
+	qp->ibqp.pd = env->pd;
+	qp->ibqp.qp_type = type;
+	qp->ibqp.send_cq = &cq->ibcq;
+	qp->ibqp.recv_cq = &cq->ibcq;
+	qp->ibqp.srq = srq ? &srq->ibsrq : NULL;
+	init.srq = qp->ibqp.srq;
+	KUNIT_ASSERT_EQ(test, sr_create_qp(&qp->ibqp, &init, NULL), 0);
+	if (!kunit_alloc_resource(test, NULL, ut_qp_free, GFP_KERNEL,
+				  &qp->ibqp)) {
+		sr_destroy_qp(&qp->ibqp, NULL);
+		KUNIT_ASSERT_FAILURE(test, "no room to track the QP");
+	}
+	if (state == IB_QPS_RESET || type != IB_QPT_UD)
+		return qp;
+	KUNIT_ASSERT_EQ(test, ut_modify(qp, IB_QPS_INIT, IB_QP_PKEY_INDEX |
+					IB_QP_PORT | IB_QP_QKEY, &a), 0);
+	if (state == IB_QPS_INIT)
+		return qp;
+	KUNIT_ASSERT_EQ(test, ut_modify(qp, IB_QPS_RTR, 0, &a), 0);
+	if (state == IB_QPS_RTR)
+		return qp;
+	a.sq_psn = 100;
+	KUNIT_ASSERT_EQ(test, ut_modify(qp, IB_QPS_RTS, IB_QP_SQ_PSN, &a), 0);
+	return qp;
+}
+
+static void ut_ah_free(struct kunit_resource *res)
+{
+	sr_destroy_ah(res->data, 0);
+}
+
+/* An AH of @pd from and to @addr ("127.0.0.1" or "::1") over lo. */
+static struct sr_ah *ut_ah(struct kunit *test, struct ut_env *env,
+			   struct ib_pd *pd, const char *addr)
+{
+	struct ib_gid_attr *g = kunit_kzalloc(test, sizeof(*g), GFP_KERNEL);
+	struct sr_ah *ah = kunit_kzalloc(test, sizeof(*ah), GFP_KERNEL);
+	struct rdma_ah_init_attr init = { .flags = RDMA_CREATE_AH_SLEEPABLE };
+	struct rdma_ah_attr a = {};
+	__be32 v4;
+
+	KUNIT_ASSERT_NOT_NULL(test, g);
+	KUNIT_ASSERT_NOT_NULL(test, ah);
+	g->gid_type = IB_GID_TYPE_ROCE_UDP_ENCAP;
+	RCU_INIT_POINTER(g->ndev, env->sdev->ndev);
+	if (in4_pton(addr, -1, (u8 *)&v4, -1, NULL))
+		ipv6_addr_set_v4mapped(v4, (struct in6_addr *)g->gid.raw);
+	else
+		KUNIT_ASSERT_EQ(test, in6_pton(addr, -1, g->gid.raw, -1, NULL),
+				1);
+	a.type = RDMA_AH_ATTR_TYPE_ROCE;
+	a.ah_flags = IB_AH_GRH;
+	a.grh.dgid = g->gid;
+	a.grh.sgid_attr = g;
+	a.grh.hop_limit = 64;
+	init.ah_attr = &a;
+	ah->ibah.device = &env->sdev->ibdev;
+	ah->ibah.pd = pd;
+	KUNIT_ASSERT_EQ(test, sr_create_ah(&ah->ibah, &init, NULL), 0);
+	if (!kunit_alloc_resource(test, NULL, ut_ah_free, GFP_KERNEL,
+				  &ah->ibah)) {
+		sr_destroy_ah(&ah->ibah, 0);
+		KUNIT_ASSERT_FAILURE(test, "no room to track the AH");
+	}
+	return ah;
+}
+
+/* A completion of @cq, waited for up to 2 s; false if none came. */
+static bool ut_poll(struct sr_cq *cq, struct ib_wc *wc)
+{
+	unsigned long end = jiffies + 2 * HZ;
+
+	do {
+		if (sr_poll_cq(&cq->ibcq, 1, wc) == 1)
+			return true;
+		usleep_range(2000, 5000);
+	} while (time_before(jiffies, end));
+	return false;
+}
+
+/* No completion in @cq, after the packets in flight had time. */
+static void ut_expect_none(struct kunit *test, struct sr_cq *cq)
+{
+	struct ib_wc wc;
+
+	msleep(100);
+	KUNIT_EXPECT_EQ(test, sr_poll_cq(&cq->ibcq, 1, &wc), 0);
+}
+
+static int ut_recv(struct ut_env *env, struct sr_qp *qp, u64 id, void *buf,
+		   u32 len)
+{
+	struct ib_sge sge = { .addr = (uintptr_t)buf, .length = len,
+			      .lkey = env->mr->ibmr.lkey };
+	struct ib_recv_wr wr = { .wr_id = id, .sg_list = &sge, .num_sge = 1 };
+	const struct ib_recv_wr *bad;
+
+	return sr_post_recv(&qp->ibqp, &wr, &bad);
+}
+
+static int ut_srq_recv(struct ut_env *env, struct sr_srq *srq, u64 id,
+		       void *buf, u32 len)
+{
+	struct ib_sge sge = { .addr = (uintptr_t)buf, .length = len,
+			      .lkey = env->mr->ibmr.lkey };
+	struct ib_recv_wr wr = { .wr_id = id, .sg_list = &sge, .num_sge = 1 };
+	const struct ib_recv_wr *bad;
+
+	return sr_post_srq_recv(&srq->ibsrq, &wr, &bad);
+}
+
+/* A UD send WR to @to through @ah, of @n entries of @sge. */
+static void ut_wr(struct ib_ud_wr *wr, u64 id, struct sr_ah *ah,
+		  struct sr_qp *to, struct ib_sge *sge, int n)
+{
+	*wr = (struct ib_ud_wr){
+		.wr = { .wr_id = id, .opcode = IB_WR_SEND, .sg_list = sge,
+			.num_sge = n, .send_flags = IB_SEND_SIGNALED },
+		.ah = &ah->ibah,
+		.remote_qpn = to->ibqp.qp_num,
+		.remote_qkey = UT_QKEY,
+	};
+}
+
+static int ut_send(struct ut_env *env, struct sr_qp *qp, struct ib_ud_wr *wr)
+{
+	const struct ib_send_wr *bad;
+
+	return sr_post_send(&qp->ibqp, &wr->wr, &bad);
+}
+
+/* One message each way of the families, checked byte by byte. */
+static void ut_message(struct kunit *test, const char *addr, bool ipv4)
+{
+	struct ut_env *env = ut_env(test);
+	struct sr_qp *a = ut_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RTS);
+	struct sr_qp *b = ut_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RTS);
+	struct sr_ah *ah = ut_ah(test, env, env->pd, addr);
+	u8 *src = kunit_kmalloc(test, 3000, GFP_KERNEL);
+	u8 *dst = kunit_kzalloc(test, 4096, GFP_KERNEL);
+	struct ib_sge sge[3];
+	struct ib_ud_wr wr;
+	struct ib_wc wc;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, src);
+	KUNIT_ASSERT_NOT_NULL(test, dst);
+	for (i = 0; i < 3000; i++)
+		src[i] = i * 13 + (i >> 8);
+	/* Gathered from three entries, one of them empty */
+	sge[0] = (struct ib_sge){ (uintptr_t)src, 1000, env->mr->ibmr.lkey };
+	sge[1] = (struct ib_sge){ (uintptr_t)src + 1000, 0,
+				  env->mr->ibmr.lkey };
+	sge[2] = (struct ib_sge){ (uintptr_t)src + 1000, 2000,
+				  env->mr->ibmr.lkey };
+	KUNIT_ASSERT_EQ(test, ut_recv(env, b, 7, dst, 4096), 0);
+	ut_wr(&wr, 9, ah, b, sge, 3);
+	wr.wr.opcode = IB_WR_SEND_WITH_IMM;
+	wr.wr.ex.imm_data = cpu_to_be32(0xabcdef01);
+	KUNIT_ASSERT_EQ(test, ut_send(env, a, &wr), 0);
+
+	KUNIT_ASSERT_TRUE(test, ut_poll(to_sr_cq(a->ibqp.send_cq), &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 9);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, wc.opcode, IB_WC_SEND);
+	KUNIT_ASSERT_TRUE(test, ut_poll(to_sr_cq(b->ibqp.recv_cq), &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 7);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, wc.opcode, IB_WC_RECV);
+	KUNIT_EXPECT_EQ(test, wc.byte_len, 40 + 3000);
+	KUNIT_EXPECT_EQ(test, wc.src_qp, a->ibqp.qp_num);
+	KUNIT_EXPECT_PTR_EQ(test, wc.qp, &b->ibqp);
+	KUNIT_EXPECT_TRUE(test, wc.wc_flags & IB_WC_GRH);
+	KUNIT_EXPECT_TRUE(test, wc.wc_flags & IB_WC_WITH_IMM);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(wc.ex.imm_data), 0xabcdef01);
+	KUNIT_EXPECT_EQ(test, wc.network_hdr_type,
+			ipv4 ? RDMA_NETWORK_IPV4 : RDMA_NETWORK_IPV6);
+	KUNIT_EXPECT_EQ(test, memcmp(dst + 40, src, 3000), 0);
+	KUNIT_EXPECT_EQ(test, dst[40 + 3000], 0);
+	if (ipv4) {
+		/* 20 bytes of zeros, then the IPv4 header */
+		KUNIT_EXPECT_EQ(test, dst[0], 0);
+		KUNIT_EXPECT_EQ(test, dst[19], 0);
+		KUNIT_EXPECT_EQ(test, dst[20], 0x45);
+		KUNIT_EXPECT_EQ(test,
+				be32_to_cpu(((struct iphdr *)(dst + 20))->saddr),
+				INADDR_LOOPBACK);
+	} else {
+		KUNIT_EXPECT_EQ(test, dst[0] >> 4, 6);
+		KUNIT_EXPECT_EQ(test, dst[39], 1);	/* ::1 */
+	}
+	KUNIT_EXPECT_EQ(test, sr_counter_read(&env->sdev->counters,
+					      SR_SENT_PKTS), 1);
+	KUNIT_EXPECT_EQ(test, sr_counter_read(&env->sdev->counters,
+					      SR_RCVD_PKTS), 1);
+	KUNIT_EXPECT_EQ(test, sr_counter_read(&env->sdev->counters,
+					      SR_SEND_ERR), 0);
+}
+
+static void ut_ipv4(struct kunit *test)
+{
+	ut_message(test, "127.0.0.1", true);
+}
+
+static void ut_ipv6(struct kunit *test)
+{
+	ut_message(test, "::1", false);
+}
+
+/* Inline data, and unsignaled sends that complete nothing. */
+static void ut_inline(struct kunit *test)
+{
+	struct ut_env *env = ut_env(test);
+	struct sr_qp *a = ut_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RTS);
+	struct sr_qp *b = ut_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RTS);
+	struct sr_ah *ah = ut_ah(test, env, env->pd, "127.0.0.1");
+	char msg[] = "inline!", *dst = kunit_kzalloc(test, 64, GFP_KERNEL);
+	struct ib_sge sge = { (uintptr_t)msg, sizeof(msg), 0 };
+	struct ib_ud_wr wr;
+	struct ib_wc wc;
+
+	KUNIT_ASSERT_NOT_NULL(test, dst);
+	KUNIT_ASSERT_EQ(test, ut_recv(env, b, 1, dst, 64), 0);
+	ut_wr(&wr, 2, ah, b, &sge, 1);
+	wr.wr.send_flags = IB_SEND_INLINE;
+	KUNIT_ASSERT_EQ(test, ut_send(env, a, &wr), 0);
+	/* The buffer may change once posted: the data went with the WQE */
+	msg[0] = 'X';
+	KUNIT_ASSERT_TRUE(test, ut_poll(to_sr_cq(b->ibqp.recv_cq), &wc));
+	KUNIT_EXPECT_EQ(test, wc.byte_len, 40 + sizeof(msg));
+	KUNIT_EXPECT_STREQ(test, dst + 40, "inline!");
+	ut_expect_none(test, to_sr_cq(a->ibqp.send_cq));
+}
+
+/* An SRQ feeds two QPs; its limit is reported once, when crossed. */
+static void ut_srq_feeds(struct kunit *test)
+{
+	struct ut_env *env = ut_env(test);
+	struct sr_srq *srq = ut_srq(test, env, 2);
+	struct sr_qp *a = ut_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RTS);
+	struct sr_qp *b = ut_qp(test, env, IB_QPT_UD, srq, IB_QPS_RTS);
+	struct sr_qp *c = ut_qp(test, env, IB_QPT_UD, srq, IB_QPS_RTS);
+	struct sr_ah *ah = ut_ah(test, env, env->pd, "127.0.0.1");
+	u8 *dst = kunit_kzalloc(test, 4 * 128, GFP_KERNEL);
+	u32 word = 0x01020304;
+	struct ib_sge sge = { (uintptr_t)&word, 4, env->mr->ibmr.lkey };
+	struct ib_ud_wr wr;
+	struct ib_wc wc;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, dst);
+	for (i = 0; i < 4; i++)
+		KUNIT_ASSERT_EQ(test, ut_srq_recv(env, srq, 10 + i,
+						  dst + i * 128, 128), 0);
+	for (i = 0; i < 3; i++) {
+		ut_wr(&wr, i, ah, i & 1 ? c : b, &sge, 1);
+		KUNIT_ASSERT_EQ(test, ut_send(env, a, &wr), 0);
+		KUNIT_ASSERT_TRUE(test,
+				  ut_poll(to_sr_cq((i & 1 ? c : b)->ibqp.recv_cq),
+					  &wc));
+		/* The SRQ's WQEs in the order they were posted */
+		KUNIT_EXPECT_EQ(test, wc.wr_id, 10 + i);
+		KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+		KUNIT_EXPECT_EQ(test, memcmp(dst + i * 128 + 40, &word, 4), 0);
+		/* Four, three left, two left: below 2 only after the third */
+		KUNIT_EXPECT_EQ(test, env->srq_events, i == 2 ? 1 : 0);
+	}
+	KUNIT_EXPECT_EQ(test, srq->limit, 0);
+}
+
+/* Posts refused, and the WRs before a refusal still sent. */
+static void ut_post_refused(struct kunit *test)
+{
+	struct ut_env *env = ut_env(test);
+	struct sr_qp *a = ut_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RTS);
+	struct sr_qp *b = ut_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RTS);
+	struct sr_qp *init = ut_qp(test, env, IB_QPT_UD, NULL, IB_QPS_INIT);
+	struct sr_qp *rc = ut_qp(test, env, IB_QPT_RC, NULL, IB_QPS_RESET);
+	struct sr_qp *reset = ut_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RESET);
+	struct sr_ah *ah = ut_ah(test, env, env->pd, "127.0.0.1");
+	u8 *big = kunit_kzalloc(test, 1024, GFP_KERNEL);
+	struct ib_sge sge[SR_MAX_SGE + 1];
+	const struct ib_send_wr *bad;
+	const struct ib_recv_wr *rbad;
+	struct ib_recv_wr rwr = { .sg_list = sge, .num_sge = 4 };
+	struct ib_ud_wr wr, wr2;
+	struct ib_wc wc;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, big);
+	for (i = 0; i < ARRAY_SIZE(sge); i++)
+		sge[i] = (struct ib_sge){ (uintptr_t)big, 8,
+					  env->mr->ibmr.lkey };
+	ut_wr(&wr, 1, ah, b, sge, 1);
+	/* Not yet in RTS, or not UD */
+	KUNIT_EXPECT_EQ(test, sr_post_send(&init->ibqp, &wr.wr, &bad),
+			-EINVAL);
+	KUNIT_EXPECT_PTR_EQ(test, bad, &wr.wr);
+	KUNIT_EXPECT_EQ(test, sr_post_send(&rc->ibqp, &wr.wr, &bad),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, sr_post_recv(&reset->ibqp, &rwr, &rbad),
+			-EINVAL);
+	KUNIT_EXPECT_PTR_EQ(test, rbad, &rwr);
+	/* Too many entries to receive into */
+	KUNIT_EXPECT_EQ(test, sr_post_recv(&b->ibqp, &rwr, &rbad), -EINVAL);
+	/* A chain whose second WR has an opcode UD does not send */
+	ut_wr(&wr2, 2, ah, b, sge, 1);
+	wr2.wr.opcode = IB_WR_RDMA_WRITE;
+	wr.wr.next = &wr2.wr;
+	KUNIT_ASSERT_EQ(test, ut_recv(env, b, 5, big, 128), 0);
+	KUNIT_EXPECT_EQ(test, sr_post_send(&a->ibqp, &wr.wr, &bad), -EINVAL);
+	KUNIT_EXPECT_PTR_EQ(test, bad, &wr2.wr);
+	KUNIT_ASSERT_TRUE(test, ut_poll(to_sr_cq(b->ibqp.recv_cq), &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 5);
+	KUNIT_ASSERT_TRUE(test, ut_poll(to_sr_cq(a->ibqp.send_cq), &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 1);
+	/* Too many entries, too much inline data (what the QP has) */
+	wr.wr.next = NULL;
+	wr.wr.num_sge = a->max_send_sge + 1;
+	KUNIT_EXPECT_EQ(test, ut_send(env, a, &wr), -EINVAL);
+	sge[0].length = a->max_inline + 1;
+	wr.wr.num_sge = 1;
+	wr.wr.send_flags |= IB_SEND_INLINE;
+	KUNIT_EXPECT_EQ(test, ut_send(env, a, &wr), -EINVAL);
+	ut_expect_none(test, to_sr_cq(a->ibqp.send_cq));
+}
+
+/*
+ * With interrupts off the poster cannot send: the QP's work does, and
+ * meanwhile the SQ fills up (ENOMEM); the RQ too.
+ */
+static void ut_post_irqs_off(struct kunit *test)
+{
+	struct ut_env *env = ut_env(test);
+	struct sr_qp *a = ut_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RTS);
+	struct sr_qp *b = ut_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RTS);
+	struct sr_ah *ah = ut_ah(test, env, env->pd, "127.0.0.1");
+	u8 *dst = kunit_kzalloc(test, 16 * 64, GFP_KERNEL);
+	u32 word = 7;
+	struct ib_sge sge = { (uintptr_t)&word, 4, env->mr->ibmr.lkey };
+	u32 depth = sr_queue_depth(&a->sq), rdepth = sr_queue_depth(&b->rq);
+	struct ib_ud_wr wr;
+	struct ib_wc wc;
+	int ret = 0, i, got = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, dst);
+	KUNIT_ASSERT_LE(test, rdepth, 16U);
+	for (i = 0; i < rdepth; i++)
+		KUNIT_ASSERT_EQ(test, ut_recv(env, b, i, dst + i * 64, 64), 0);
+	KUNIT_EXPECT_EQ(test, ut_recv(env, b, 99, dst, 64), -ENOMEM);
+	ut_wr(&wr, 0, ah, b, &sge, 1);
+	local_irq_disable();
+	for (i = 0; i <= depth && !ret; i++) {
+		wr.wr.wr_id = i;
+		ret = ut_send(env, a, &wr);
+	}
+	local_irq_enable();
+	KUNIT_EXPECT_EQ(test, ret, -ENOMEM);
+	KUNIT_EXPECT_EQ(test, i, depth + 1);
+	flush_work(&a->work);
+	for (i = 0; i < depth; i++) {
+		if (!ut_poll(to_sr_cq(a->ibqp.send_cq), &wc))
+			break;
+		KUNIT_EXPECT_EQ(test, wc.wr_id, i);
+	}
+	KUNIT_EXPECT_EQ(test, i, depth);
+	while (got < depth && ut_poll(to_sr_cq(b->ibqp.recv_cq), &wc)) {
+		KUNIT_EXPECT_EQ(test, wc.wr_id, got);
+		got++;
+	}
+	KUNIT_EXPECT_EQ(test, got, min(depth, rdepth));
+}
+
+/* Packets a UD QP drops, each counted by why; no WQE is used. */
+static void ut_drops(struct kunit *test)
+{
+	struct ut_env *env = ut_env(test);
+	struct sr_qp *a = ut_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RTS);
+	struct sr_qp *b = ut_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RTS);
+	struct sr_qp *empty = ut_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RTS);
+	struct sr_qp *init = ut_qp(test, env, IB_QPT_UD, NULL, IB_QPS_INIT);
+	struct sr_qp *rc = ut_qp(test, env, IB_QPT_RC, NULL, IB_QPS_RESET);
+	struct sr_ah *ah = ut_ah(test, env, env->pd, "127.0.0.1");
+	struct sr_counters *c = &env->sdev->counters;
+	u8 *dst = kunit_kzalloc(test, 64, GFP_KERNEL);
+	u32 word = 7;
+	struct ib_sge sge = { (uintptr_t)&word, 4, env->mr->ibmr.lkey };
+	struct ib_ud_wr wr;
+	struct ib_wc wc;
+
+	KUNIT_ASSERT_NOT_NULL(test, dst);
+	KUNIT_ASSERT_EQ(test, ut_recv(env, b, 1, dst, 64), 0);
+	KUNIT_ASSERT_EQ(test, ut_recv(env, init, 1, dst, 64), 0);
+	/* Another Q_Key */
+	ut_wr(&wr, 1, ah, b, &sge, 1);
+	wr.remote_qkey = UT_QKEY + 1;
+	KUNIT_ASSERT_EQ(test, ut_send(env, a, &wr), 0);
+	/* The QP's own Q_Key (top bit set): a's is b's */
+	ut_wr(&wr, 2, ah, init, &sge, 1);
+	wr.remote_qkey = 0x80000000;
+	KUNIT_ASSERT_EQ(test, ut_send(env, a, &wr), 0);
+	ut_wr(&wr, 3, ah, empty, &sge, 1);
+	KUNIT_ASSERT_EQ(test, ut_send(env, a, &wr), 0);
+	ut_wr(&wr, 4, ah, rc, &sge, 1);
+	KUNIT_ASSERT_EQ(test, ut_send(env, a, &wr), 0);
+	/* A QP number nobody has */
+	ut_wr(&wr, 5, ah, b, &sge, 1);
+	wr.remote_qpn = 0xfffffe;
+	KUNIT_ASSERT_EQ(test, ut_send(env, a, &wr), 0);
+	msleep(200);
+	KUNIT_EXPECT_EQ(test, sr_counter_read(c, SR_SENT_PKTS), 5);
+	KUNIT_EXPECT_EQ(test, sr_counter_read(c, SR_RCVD_PKTS), 5);
+	KUNIT_EXPECT_EQ(test, sr_counter_read(c, SR_DROP_QKEY), 1);
+	KUNIT_EXPECT_EQ(test, sr_counter_read(c, SR_DROP_STATE), 1);
+	KUNIT_EXPECT_EQ(test, sr_counter_read(c, SR_DROP_NO_WQE), 1);
+	KUNIT_EXPECT_EQ(test, sr_counter_read(c, SR_DROP_TRANSPORT), 1);
+	KUNIT_EXPECT_EQ(test, sr_counter_read(c, SR_DROP_QPN), 1);
+	ut_expect_none(test, to_sr_cq(b->ibqp.recv_cq));
+	ut_expect_none(test, to_sr_cq(init->ibqp.recv_cq));
+	/* The sends completed all the same: UD does not know */
+	KUNIT_EXPECT_EQ(test, sr_poll_cq(a->ibqp.send_cq, 1, &wc), 1);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+}
+
+/*
+ * What fails a WQE: too long for the buffer (the receive completes in
+ * error, the QP goes on), an lkey the QP may not use (the QP to ERR,
+ * the rest flushed), on the send side a message beyond the MTU or an
+ * AH of another PD (the QP to ERR, the rest flushed).
+ */
+static void ut_wqe_errors(struct kunit *test)
+{
+	struct ut_env *env = ut_env(test);
+	struct sr_qp *a = ut_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RTS);
+	struct sr_qp *b = ut_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RTS);
+	struct sr_qp *a2 = ut_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RTS);
+	struct ib_pd other = { .device = &env->sdev->ibdev };
+	struct sr_ah *ah = ut_ah(test, env, env->pd, "127.0.0.1");
+	struct sr_ah *foreign = ut_ah(test, env, &other, "127.0.0.1");
+	u8 *buf = kunit_kzalloc(test, 5000, GFP_KERNEL);
+	struct ib_sge sge = { (uintptr_t)buf, 8, env->mr->ibmr.lkey };
+	struct ib_sge rsge = { (uintptr_t)buf, 64, env->mr->ibmr.lkey + 1 };
+	struct ib_recv_wr rwr = { .wr_id = 3, .sg_list = &rsge, .num_sge = 1 };
+	const struct ib_recv_wr *rbad;
+	struct ib_ud_wr wr;
+	struct ib_wc wc;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	/* 8 bytes into 47: the GRH fits, the message does not */
+	KUNIT_ASSERT_EQ(test, ut_recv(env, b, 1, buf + 100, 47), 0);
+	ut_wr(&wr, 1, ah, b, &sge, 1);
+	KUNIT_ASSERT_EQ(test, ut_send(env, a, &wr), 0);
+	KUNIT_ASSERT_TRUE(test, ut_poll(to_sr_cq(b->ibqp.recv_cq), &wc));
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_LOC_LEN_ERR);
+	KUNIT_EXPECT_EQ(test, sr_qp_state(b), IB_QPS_RTS);
+	/* An lkey of no MR: a protection error, then a flush */
+	KUNIT_ASSERT_EQ(test, sr_post_recv(&b->ibqp, &rwr, &rbad), 0);
+	KUNIT_ASSERT_EQ(test, ut_recv(env, b, 4, buf, 64), 0);
+	KUNIT_ASSERT_EQ(test, ut_send(env, a, &wr), 0);
+	KUNIT_ASSERT_TRUE(test, ut_poll(to_sr_cq(b->ibqp.recv_cq), &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 3);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_LOC_PROT_ERR);
+	KUNIT_ASSERT_TRUE(test, ut_poll(to_sr_cq(b->ibqp.recv_cq), &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 4);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_WR_FLUSH_ERR);
+	KUNIT_EXPECT_EQ(test, sr_qp_state(b), IB_QPS_ERR);
+	/* Posted in ERR: flushed by the QP's work */
+	KUNIT_ASSERT_EQ(test, ut_recv(env, b, 5, buf, 64), 0);
+	KUNIT_ASSERT_TRUE(test, ut_poll(to_sr_cq(b->ibqp.recv_cq), &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 5);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_WR_FLUSH_ERR);
+
+	/* Sends: all the SQ's in one run, the first failing */
+	KUNIT_ASSERT_TRUE(test, ut_poll(to_sr_cq(a->ibqp.send_cq), &wc));
+	KUNIT_ASSERT_TRUE(test, ut_poll(to_sr_cq(a->ibqp.send_cq), &wc));
+	sge.length = 4097;
+	ut_wr(&wr, 6, ah, b, &sge, 1);
+	KUNIT_ASSERT_EQ(test, ut_send(env, a, &wr), 0);
+	KUNIT_ASSERT_TRUE(test, ut_poll(to_sr_cq(a->ibqp.send_cq), &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 6);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_LOC_LEN_ERR);
+	KUNIT_EXPECT_EQ(test, sr_qp_state(a), IB_QPS_ERR);
+	sge.length = 8;
+	ut_wr(&wr, 7, ah, b, &sge, 1);
+	wr.wr.send_flags = 0;
+	KUNIT_ASSERT_EQ(test, ut_send(env, a, &wr), 0);
+	KUNIT_ASSERT_TRUE(test, ut_poll(to_sr_cq(a->ibqp.send_cq), &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 7);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_WR_FLUSH_ERR);
+
+	ut_wr(&wr, 8, foreign, b, &sge, 1);
+	KUNIT_ASSERT_EQ(test, ut_send(env, a2, &wr), 0);
+	KUNIT_ASSERT_TRUE(test, ut_poll(to_sr_cq(a2->ibqp.send_cq), &wc));
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_LOC_QP_OP_ERR);
+	KUNIT_EXPECT_EQ(test, sr_qp_state(a2), IB_QPS_ERR);
+	KUNIT_EXPECT_EQ(test, sr_counter_read(&env->sdev->counters,
+					      SR_SENT_PKTS), 2);
+}
+
+/* A QP moved to ERR flushes both queues; to RESET empties them. */
+static void ut_modify_flush(struct kunit *test)
+{
+	struct ut_env *env = ut_env(test);
+	struct sr_qp *b = ut_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RTS);
+	u8 *buf = kunit_kzalloc(test, 64, GFP_KERNEL);
+	struct ib_qp_attr attr = {};
+	struct ib_wc wc;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	for (i = 0; i < 3; i++)
+		KUNIT_ASSERT_EQ(test, ut_recv(env, b, i, buf, 64), 0);
+	KUNIT_ASSERT_EQ(test, ut_modify(b, IB_QPS_ERR, 0, &attr), 0);
+	for (i = 0; i < 3; i++) {
+		KUNIT_ASSERT_EQ(test, sr_poll_cq(b->ibqp.recv_cq, 1, &wc), 1);
+		KUNIT_EXPECT_EQ(test, wc.wr_id, i);
+		KUNIT_EXPECT_EQ(test, wc.status, IB_WC_WR_FLUSH_ERR);
+	}
+	KUNIT_ASSERT_EQ(test, ut_modify(b, IB_QPS_RESET, 0, &attr), 0);
+	KUNIT_EXPECT_EQ(test, sr_queue_count(&b->rq), 0);
+	KUNIT_EXPECT_EQ(test, ut_recv(env, b, 9, buf, 64), -EINVAL);
+}
+
+static struct kunit_case ut_cases[] = {
+	KUNIT_CASE(ut_ipv4),
+	KUNIT_CASE(ut_ipv6),
+	KUNIT_CASE(ut_inline),
+	KUNIT_CASE(ut_srq_feeds),
+	KUNIT_CASE(ut_post_refused),
+	KUNIT_CASE(ut_post_irqs_off),
+	KUNIT_CASE(ut_drops),
+	KUNIT_CASE(ut_wqe_errors),
+	KUNIT_CASE(ut_modify_flush),
+	{}
+};
+
+static struct kunit_suite ut_suite = {
+	.name = "rdma_rxe_ud",
+	.test_cases = ut_cases,
+};
+kunit_test_suite(ut_suite);
