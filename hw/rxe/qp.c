@@ -412,9 +412,10 @@ int sr_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	xa_erase(&sdev->qps, ibqp->qp_num);
 	/* No lookup is left between finding the QP and taking it */
 	synchronize_rcu();
-	cancel_work_sync(&qp->work);
 	if (!refcount_dec_and_test(&qp->ref))
 		wait_for_completion(&qp->unused);
+	/* Only now: a packet being received may have queued it */
+	cancel_work_sync(&qp->work);
 	sr_qp_free_rings(qp);
 	atomic_dec(&sdev->n_qp);
 	return 0;

@@ -130,6 +130,8 @@ static enum ib_wc_status sr_req_gather(struct sr_qp *qp,
 	for (i = 0; i < w->num_sge && len; i++) {
 		memcpy(&sge, &slot->dma.sge[i], sizeof(sge));
 		n = min(sge.length, len);
+		if (!n)
+			continue;
 		mr = sr_mr_use(sdev, qp->ibqp.pd, sge.lkey, 0, sge.addr, n);
 		if (!mr)
 			return IB_WC_LOC_PROT_ERR;

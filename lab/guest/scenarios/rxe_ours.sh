@@ -8,8 +8,9 @@
 # RoCE v2 GIDs from its addresses), user contexts, PDs, CQs, SRQs and
 # QPs (their rings mapped), AHs and MRs through rdma-core, the counters in sysfs, malformed and
 # random packets from the wire each dropped and counted by reason, a
-# device in another network namespace with a socket of its own, the device going away with its netdev,
-# and a clean unload.
+# device in another network namespace with a socket of its own, UD
+# traffic both ways (ibv_ud_pingpong), the device going away with its
+# netdev, and a clean unload.
 . /lab/guest-lib.sh
 S=rxe_ours
 IB=/sys/class/infiniband
@@ -125,6 +126,40 @@ ip netns del rxens
 lab_wait_for 10 sh -c "! test -e $IB/rxe7" && pass netns/gone ||
 	fail netns/gone "rxe7 still there"
 ip link del vns1 2>/dev/null
+
+# UD traffic between rxe0 and a device on veth1 (ibv_ud_pingpong, its data
+# validated) each way: sends and receives through the rings rdma-core
+# maps, the doorbell, the requester, the responder and the CQs
+ud_pair() {	# NAME PORT SERVER_DEV SERVER_GID CLIENT_DEV CLIENT_GID SERVER_ADDR
+	timeout 120 ibv_ud_pingpong -p "$2" -d "$3" -g "$4" -n 100 -s 1024 -c \
+		>/tmp/rxe_ours.srv 2>&1 &
+	_spid=$!
+	lab_wait_for 30 lab_listening "$2"
+	timeout 120 ibv_ud_pingpong -p "$2" -d "$5" -g "$6" -n 100 -s 1024 -c \
+		"$7" >/tmp/rxe_ours.cli 2>&1
+	_cst=$?
+	wait $_spid
+	_sst=$?
+	sed 's/^/    server: /' /tmp/rxe_ours.srv
+	sed 's/^/    client: /' /tmp/rxe_ours.cli
+	[ $_cst -eq 0 ] && [ $_sst -eq 0 ] && pass "$1" ||
+		fail "$1" "server exit $_sst, client exit $_cst"
+}
+check ud/link-add rdma link add rxe1 type rxe netdev veth1
+if lab_wait_for 10 lab_gid_of rxe1 10.11.0.2; then
+	_g0=$(lab_gid_of rxe0 $A)
+	_g1=$(lab_gid_of rxe1 10.11.0.2)
+	_sent=$(cat $IB/rxe0/ports/1/hw_counters/sent_pkts)
+	ud_pair ud/pingpong 18610 rxe1 "$_g1" rxe0 "$_g0" 10.11.0.2
+	ud_pair ud/pingpong-back 18611 rxe0 "$_g0" rxe1 "$_g1" $A
+	# 100 iterations each way: at least 200 packets from rxe0
+	_now=$(cat $IB/rxe0/ports/1/hw_counters/sent_pkts)
+	[ $((_now - _sent)) -ge 200 ] && pass ud/counted ||
+		fail ud/counted "sent_pkts $_sent -> $_now"
+else
+	fail ud/gid "no RoCE v2 GID for 10.11.0.2"
+fi
+check ud/link-delete rdma link delete rxe1
 
 check link/delete rdma link delete rxe0
 check link/add-again rdma link add rxe0 type rxe netdev veth0
