@@ -139,7 +139,7 @@ static void ut_cq_free(struct kunit_resource *res)
 
 static struct sr_cq *ut_cq(struct kunit *test, struct ut_env *env)
 {
-	struct ib_cq_init_attr attr = { .cqe = 64 };
+	struct ib_cq_init_attr attr = { .cqe = 256 };
 	struct sr_cq *cq = kunit_kzalloc(test, sizeof(*cq), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, cq);
@@ -204,17 +204,18 @@ static int ut_modify(struct sr_qp *qp, enum ib_qp_state state, int mask,
 #define UT_QKEY		0x11111111
 
 /*
- * A kernel QP of @type on its own CQ (on @srq if not NULL), as the core
- * hands it to create_qp, moved to @state (RESET to RTS).
+ * A kernel QP of @type with room for @max_wr sends and receives, on its own
+ * CQ (on @srq if not NULL), as the core hands it to create_qp, moved to
+ * @state (RESET to RTS).
  */
-static struct sr_qp *ut_qp(struct kunit *test, struct ut_env *env,
-			   enum ib_qp_type type, struct sr_srq *srq,
-			   enum ib_qp_state state)
+static struct sr_qp *ut_qp_sized(struct kunit *test, struct ut_env *env,
+				 enum ib_qp_type type, struct sr_srq *srq,
+				 enum ib_qp_state state, u32 max_wr)
 {
 	struct ib_qp_init_attr init = {
 		.qp_type = type,
 		.sq_sig_type = IB_SIGNAL_REQ_WR,
-		.cap = { .max_send_wr = 8, .max_recv_wr = 8,
+		.cap = { .max_send_wr = max_wr, .max_recv_wr = max_wr,
 			 .max_send_sge = 3, .max_recv_sge = 3,
 			 .max_inline_data = 64 },
 	};
@@ -248,6 +249,13 @@ static struct sr_qp *ut_qp(struct kunit *test, struct ut_env *env,
 	a.sq_psn = 100;
 	KUNIT_ASSERT_EQ(test, ut_modify(qp, IB_QPS_RTS, IB_QP_SQ_PSN, &a), 0);
 	return qp;
+}
+
+static struct sr_qp *ut_qp(struct kunit *test, struct ut_env *env,
+			   enum ib_qp_type type, struct sr_srq *srq,
+			   enum ib_qp_state state)
+{
+	return ut_qp_sized(test, env, type, srq, state, 8);
 }
 
 static void ut_ah_free(struct kunit_resource *res)
@@ -597,6 +605,43 @@ static void ut_post_irqs_off(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, got, min(depth, rdepth));
 }
 
+/*
+ * More WQEs than one run of the requester takes (its budget): the QP's
+ * work sends the rest, in order.
+ */
+static void ut_budget(struct kunit *test)
+{
+	struct ut_env *env = ut_env(test);
+	struct sr_qp *a = ut_qp_sized(test, env, IB_QPT_UD, NULL, IB_QPS_RTS,
+				      127);
+	struct sr_qp *b = ut_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RTS);
+	struct sr_ah *ah = ut_ah(test, env, env->pd, "127.0.0.1");
+	u32 word = 7;
+	struct ib_sge sge = { (uintptr_t)&word, 4, env->mr->ibmr.lkey };
+	struct ib_ud_wr wr;
+	struct ib_wc wc;
+	int i, ret = 0;
+
+	KUNIT_ASSERT_GE(test, sr_queue_depth(&a->sq), 100U);
+	ut_wr(&wr, 0, ah, b, &sge, 1);
+	/* Interrupts off: all 100 wait for the work, which runs them */
+	local_irq_disable();
+	for (i = 0; i < 100 && !ret; i++) {
+		wr.wr.wr_id = i;
+		ret = ut_send(env, a, &wr);
+	}
+	local_irq_enable();
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	for (i = 0; i < 100; i++) {
+		if (!ut_poll(to_sr_cq(a->ibqp.send_cq), &wc))
+			break;
+		KUNIT_EXPECT_EQ(test, wc.wr_id, i);
+	}
+	KUNIT_EXPECT_EQ(test, i, 100);
+	KUNIT_EXPECT_EQ(test, sr_counter_read(&env->sdev->counters,
+					      SR_SENT_PKTS), 100);
+}
+
 /* Packets a UD QP drops, each counted by why; no WQE is used. */
 static void ut_drops(struct kunit *test)
 {
@@ -754,6 +799,7 @@ static struct kunit_case ut_cases[] = {
 	KUNIT_CASE(ut_srq_feeds),
 	KUNIT_CASE(ut_post_refused),
 	KUNIT_CASE(ut_post_irqs_off),
+	KUNIT_CASE(ut_budget),
 	KUNIT_CASE(ut_drops),
 	KUNIT_CASE(ut_wqe_errors),
 	KUNIT_CASE(ut_modify_flush),
