@@ -134,12 +134,9 @@ int sr_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 	return ret;
 }
 
-/**
- * sr_post_fill_recv - write a receive WR into a ring's slot
- * @wqe: the slot, with room for the WR's scatter entries
- * @wr: the WR
- */
-void sr_post_fill_recv(struct rxe_recv_wqe *wqe, const struct ib_recv_wr *wr)
+/* Writes a receive WR into a ring's slot, which has room for its entries. */
+static void sr_post_fill_recv(struct rxe_recv_wqe *wqe,
+			      const struct ib_recv_wr *wr)
 {
 	u32 len = 0;
 	int i;
@@ -162,6 +159,42 @@ void sr_post_fill_recv(struct rxe_recv_wqe *wqe, const struct ib_recv_wr *wr)
 }
 
 /**
+ * sr_post_recvs - write a chain of receive WRs into a ring
+ * @q: a receive ring (a QP's or an SRQ's) the kernel produces; its
+ *	producer end serialized by the caller
+ * @max_sge: scatter entries a WQE may have
+ * @wr: the chain
+ * @bad_wr: set to the first WR not posted, on failure
+ *
+ * Context: any.
+ * Return: 0; -EINVAL for a WR with more than @max_sge entries, -ENOMEM
+ * when the ring is full.
+ */
+int sr_post_recvs(struct sr_queue *q, u32 max_sge,
+		  const struct ib_recv_wr *wr, const struct ib_recv_wr **bad_wr)
+{
+	void *slot;
+	int ret = 0;
+
+	for (; wr; wr = wr->next) {
+		if (wr->num_sge < 0 || wr->num_sge > max_sge) {
+			ret = -EINVAL;
+			break;
+		}
+		slot = sr_queue_next(q);
+		if (!slot) {
+			ret = -ENOMEM;
+			break;
+		}
+		sr_post_fill_recv(slot, wr);
+		sr_queue_produced(q);
+	}
+	if (ret)
+		*bad_wr = wr;
+	return ret;
+}
+
+/**
  * sr_post_recv - the post_recv verb, for a kernel QP without an SRQ
  * @ibqp: the QP, not in RESET
  * @wr: a chain of receive WRs
@@ -178,30 +211,15 @@ int sr_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 {
 	struct sr_qp *qp = to_sr_qp(ibqp);
 	unsigned long flags;
-	void *slot;
-	int ret = 0;
+	int ret;
 
 	if (ibqp->srq || sr_qp_state(qp) == IB_QPS_RESET) {
 		*bad_wr = wr;
 		return -EINVAL;
 	}
 	spin_lock_irqsave(&qp->rq_lock, flags);
-	for (; wr; wr = wr->next) {
-		if (wr->num_sge < 0 || wr->num_sge > qp->max_recv_sge) {
-			ret = -EINVAL;
-			break;
-		}
-		slot = sr_queue_next(&qp->rq);
-		if (!slot) {
-			ret = -ENOMEM;
-			break;
-		}
-		sr_post_fill_recv(slot, wr);
-		sr_queue_produced(&qp->rq);
-	}
+	ret = sr_post_recvs(&qp->rq, qp->max_recv_sge, wr, bad_wr);
 	spin_unlock_irqrestore(&qp->rq_lock, flags);
-	if (ret)
-		*bad_wr = wr;
 	/*
 	 * The QP's work flushes them: not from here, where a completion
 	 * handler the responder called may be posting

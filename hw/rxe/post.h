@@ -8,11 +8,13 @@
 
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_user_rxe.h>
+#include "queue.h"
 
 int sr_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		 const struct ib_send_wr **bad_wr);
 int sr_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 		 const struct ib_recv_wr **bad_wr);
-void sr_post_fill_recv(struct rxe_recv_wqe *wqe, const struct ib_recv_wr *wr);
+int sr_post_recvs(struct sr_queue *q, u32 max_sge,
+		  const struct ib_recv_wr *wr, const struct ib_recv_wr **bad_wr);
 
 #endif /* SR_POST_H */

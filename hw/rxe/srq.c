@@ -214,26 +214,11 @@ int sr_post_srq_recv(struct ib_srq *ibsrq, const struct ib_recv_wr *wr,
 {
 	struct sr_srq *srq = to_sr_srq(ibsrq);
 	unsigned long flags;
-	void *slot;
-	int ret = 0;
+	int ret;
 
 	spin_lock_irqsave(&srq->lock, flags);
-	for (; wr; wr = wr->next) {
-		if (wr->num_sge < 0 || wr->num_sge > srq->max_sge) {
-			ret = -EINVAL;
-			break;
-		}
-		slot = sr_queue_next(&srq->q);
-		if (!slot) {
-			ret = -ENOMEM;
-			break;
-		}
-		sr_post_fill_recv(slot, wr);
-		sr_queue_produced(&srq->q);
-	}
+	ret = sr_post_recvs(&srq->q, srq->max_sge, wr, bad_wr);
 	spin_unlock_irqrestore(&srq->lock, flags);
-	if (ret)
-		*bad_wr = wr;
 	return ret;
 }
 
