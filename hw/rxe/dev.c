@@ -97,8 +97,9 @@ static int sr_query_port(struct ib_device *ibdev, u32 port,
 static int sr_get_port_immutable(struct ib_device *ibdev, u32 port,
 				 struct ib_port_immutable *imm)
 {
-	/* RoCEv2 only; no MAD or CM until the device has the GSI QP */
-	imm->core_cap_flags = RDMA_CORE_CAP_PROT_ROCE_UDP_ENCAP;
+	/* RoCEv2, with MADs (and so the CM) through the GSI QP */
+	imm->core_cap_flags = RDMA_CORE_PORT_IBA_ROCE_UDP_ENCAP;
+	imm->max_mad_size = IB_MGMT_MAD_SIZE;
 	imm->gid_tbl_len = SR_GID_TBL_LEN;
 	imm->pkey_tbl_len = 1;
 	return 0;

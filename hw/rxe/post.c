@@ -13,9 +13,9 @@
 #include "req.h"
 
 /* Whether the device sends this opcode on a QP of this type (yet). */
-static bool sr_post_opcode_ok(const struct ib_qp *ibqp, enum ib_wr_opcode op)
+static bool sr_post_opcode_ok(const struct sr_qp *qp, enum ib_wr_opcode op)
 {
-	return ibqp->qp_type == IB_QPT_UD &&
+	return sr_qp_is_ud(qp) &&
 	       (op == IB_WR_SEND || op == IB_WR_SEND_WITH_IMM);
 }
 
@@ -45,7 +45,7 @@ static int sr_post_fill_send(struct sr_qp *qp, struct rxe_send_wqe *wqe,
 {
 	int i;
 
-	if (!sr_post_opcode_ok(&qp->ibqp, wr->opcode) || wr->num_sge < 0)
+	if (!sr_post_opcode_ok(qp, wr->opcode) || wr->num_sge < 0)
 		return -EINVAL;
 	memset(wqe, 0, sizeof(*wqe));
 	wqe->wr.wr_id = wr->wr_id;
@@ -104,8 +104,8 @@ static int sr_post_send_kernel(struct sr_qp *qp, const struct ib_send_wr *wr,
  *	the SQ already
  * @bad_wr: set to the first WR not posted, on failure
  *
- * Posts the chain and runs the requester (sr_req_kick()).  UD sends only,
- * for now: the RC and UC requester is to come.
+ * Posts the chain and runs the requester (sr_req_kick()).  UD (and GSI)
+ * sends only, for now: the RC and UC requester is to come.
  *
  * Context: any.
  * Return: 0; -EINVAL in RESET, INIT or RTR, or for a WR the QP refuses
@@ -123,7 +123,7 @@ int sr_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		*bad_wr = wr;
 		return -EINVAL;
 	}
-	if (ibqp->qp_type != IB_QPT_UD) {
+	if (!sr_qp_is_ud(qp)) {
 		*bad_wr = wr;
 		return -EOPNOTSUPP;
 	}

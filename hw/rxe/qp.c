@@ -29,7 +29,7 @@ static int sr_qp_check_init(const struct ib_qp_init_attr *init)
 	const struct ib_qp_cap *cap = &init->cap;
 
 	if (init->qp_type != IB_QPT_RC && init->qp_type != IB_QPT_UC &&
-	    init->qp_type != IB_QPT_UD)
+	    init->qp_type != IB_QPT_UD && init->qp_type != IB_QPT_GSI)
 		return -EOPNOTSUPP;
 	if (init->create_flags)
 		return -EOPNOTSUPP;
@@ -127,6 +127,14 @@ static int sr_qp_number(struct sr_dev *sdev, struct sr_qp *qp)
 	u32 qpn;
 	int ret;
 
+	/* The GSI QP is QP1; the port has one */
+	if (qp->ibqp.qp_type == IB_QPT_GSI) {
+		ret = xa_insert(&sdev->qps, SR_QPN_GSI, NULL, GFP_KERNEL);
+		if (ret)
+			return ret == -EBUSY ? -EINVAL : ret;
+		qp->ibqp.qp_num = SR_QPN_GSI;
+		return 0;
+	}
 	ret = xa_alloc_cyclic(&sdev->qps, &qpn, NULL,
 			      XA_LIMIT(SR_QPN_FIRST, SR_QPN_LAST),
 			      &sdev->next_qpn, GFP_KERNEL);
@@ -139,17 +147,18 @@ static int sr_qp_number(struct sr_dev *sdev, struct sr_qp *qp)
 /**
  * sr_create_qp - the create_qp verb
  * @ibqp: the QP the core allocated, its type, PD, CQs and SRQ set
- * @init: an RC, UC or UD QP with no create flags, its sizes within the
- *	device's; the sizes are set to what the QP has
+ * @init: an RC, UC, UD or GSI QP with no create flags, its sizes within
+ *	the device's; the sizes are set to what the QP has
  * @udata: a user's (response struct rxe_create_qp_resp: where to map the
  *	rings), or NULL
  *
- * The QP starts in RESET on port 1 with P_Key index 0.
+ * The QP starts in RESET on port 1 with P_Key index 0.  The GSI QP (the
+ * MAD layer's) is QP1.
  *
  * Context: process context, may sleep.
  * Return: 0; -EOPNOTSUPP for another type or create flags; -EINVAL for a
- * size beyond the device's, a response with no room, or a device that has
- * max_qp QPs; -ENOMEM; -EFAULT.
+ * size beyond the device's, a response with no room, a second GSI QP, or
+ * a device that has max_qp QPs; -ENOMEM; -EFAULT.
  */
 int sr_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 		 struct ib_udata *udata)

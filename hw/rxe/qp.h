@@ -25,6 +25,7 @@
 #define SR_MAX_INLINE		512
 #define SR_MAX_RD_ATOMIC	128
 /* QP numbers: 0 and 1 are the special QPs', the rest are handed out */
+#define SR_QPN_GSI		1
 #define SR_QPN_FIRST		0x11
 #define SR_QPN_LAST		0xffffff
 
@@ -107,6 +108,12 @@ struct sr_dev;
 struct sr_qp *sr_qp_get(struct sr_dev *sdev, u32 qpn);
 void sr_qp_put(struct sr_qp *qp);
 bool sr_qp_to_err(struct sr_qp *qp);
+
+/* A QP of datagrams: UD, or the GSI QP (QP1, UD to the wire). */
+static inline bool sr_qp_is_ud(const struct sr_qp *qp)
+{
+	return qp->ibqp.qp_type == IB_QPT_UD || qp->ibqp.qp_type == IB_QPT_GSI;
+}
 
 /* The QP's state as the data path sees it (modify_qp may change it). */
 static inline enum ib_qp_state sr_qp_state(const struct sr_qp *qp)

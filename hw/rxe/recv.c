@@ -118,8 +118,7 @@ static bool sr_recv_deliver(struct sr_dev *sdev, const struct sk_buff *skb,
 		return false;
 	}
 	/* The RC and UC responders are to come: their QPs take nothing */
-	if (qp->ibqp.qp_type == IB_QPT_UD &&
-	    sr_transport(pkt->opcode) == IB_OPCODE_UD)
+	if (sr_qp_is_ud(qp) && sr_transport(pkt->opcode) == IB_OPCODE_UD)
 		done = sr_resp_ud(qp, skb, pkt);
 	else
 		sr_count(&sdev->counters, SR_DROP_TRANSPORT);

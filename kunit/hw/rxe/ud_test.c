@@ -24,6 +24,7 @@
 #include <linux/ip.h>
 #include <net/udp_tunnel.h>
 #include <rdma/ib_cache.h>
+#include <rdma/ib_mad.h>
 #include "ah.h"
 #include "cq.h"
 #include "dev.h"
@@ -237,10 +238,12 @@ static struct sr_qp *ut_qp_sized(struct kunit *test, struct ut_env *env,
 		sr_destroy_qp(&qp->ibqp, NULL);
 		KUNIT_ASSERT_FAILURE(test, "no room to track the QP");
 	}
-	if (state == IB_QPS_RESET || type != IB_QPT_UD)
+	if (state == IB_QPS_RESET || !sr_qp_is_ud(qp))
 		return qp;
+	/* The GSI QP's port is its device's: no IB_QP_PORT */
 	KUNIT_ASSERT_EQ(test, ut_modify(qp, IB_QPS_INIT, IB_QP_PKEY_INDEX |
-					IB_QP_PORT | IB_QP_QKEY, &a), 0);
+					(type == IB_QPT_GSI ? 0 : IB_QP_PORT) |
+					IB_QP_QKEY, &a), 0);
 	if (state == IB_QPS_INIT)
 		return qp;
 	KUNIT_ASSERT_EQ(test, ut_modify(qp, IB_QPS_RTR, 0, &a), 0);
@@ -792,6 +795,73 @@ static void ut_modify_flush(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ut_recv(env, b, 9, buf, 64), -EINVAL);
 }
 
+/*
+ * The GSI QP is QP1, one per device; it takes MADs as any UD QP takes
+ * messages (the Q_Key the MAD layer gives it, 0x80010000) and sends from
+ * QP1.
+ */
+static void ut_gsi(struct kunit *test)
+{
+	struct ut_env *env = ut_env(test);
+	struct sr_qp *gsi = ut_qp(test, env, IB_QPT_GSI, NULL, IB_QPS_RESET);
+	struct sr_qp *a = ut_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RTS);
+	struct sr_ah *ah = ut_ah(test, env, env->pd, "127.0.0.1");
+	struct ib_qp_init_attr init = { .qp_type = IB_QPT_GSI,
+					.cap = { .max_send_wr = 1,
+						 .max_recv_wr = 1 } };
+	struct sr_qp *two = kunit_kzalloc(test, sizeof(*two), GFP_KERNEL);
+	struct ib_qp_attr attr = { .qkey = IB_QP1_QKEY };
+	u8 *mad = kunit_kzalloc(test, 256 + 40, GFP_KERNEL);
+	u8 *out = kunit_kmalloc(test, 256, GFP_KERNEL);
+	struct ib_sge sge = { (uintptr_t)out, 256, env->mr->ibmr.lkey };
+	struct ib_ud_wr wr;
+	struct ib_wc wc;
+
+	KUNIT_ASSERT_NOT_NULL(test, two);
+	KUNIT_ASSERT_NOT_NULL(test, mad);
+	KUNIT_ASSERT_NOT_NULL(test, out);
+	KUNIT_EXPECT_EQ(test, gsi->ibqp.qp_num, 1);
+	KUNIT_EXPECT_PTR_EQ(test, xa_load(&env->sdev->qps, 1), gsi);
+	/* A second one on the device */
+	two->ibqp.device = &env->sdev->ibdev;
+	two->ibqp.qp_type = IB_QPT_GSI;
+	KUNIT_EXPECT_EQ(test, sr_create_qp(&two->ibqp, &init, NULL), -EINVAL);
+	KUNIT_EXPECT_PTR_EQ(test, xa_load(&env->sdev->qps, 1), gsi);
+
+	/* As the MAD layer brings it up */
+	KUNIT_ASSERT_EQ(test, ut_modify(gsi, IB_QPS_INIT, IB_QP_PKEY_INDEX |
+					IB_QP_QKEY, &attr), 0);
+	KUNIT_ASSERT_EQ(test, ut_modify(gsi, IB_QPS_RTR, 0, &attr), 0);
+	attr.sq_psn = 0;
+	KUNIT_ASSERT_EQ(test, ut_modify(gsi, IB_QPS_RTS, IB_QP_SQ_PSN, &attr),
+			0);
+	KUNIT_ASSERT_EQ(test, ut_recv(env, gsi, 1, mad, 256 + 40), 0);
+	/*
+	 * A Q_Key with its top bit set is a controlled one: a UD QP sends
+	 * it only as its own (a peer's GSI QP, say)
+	 */
+	KUNIT_ASSERT_EQ(test, ut_modify(a, IB_QPS_RTS, IB_QP_QKEY, &attr), 0);
+	memset(out, 0x81, 256);
+	ut_wr(&wr, 2, ah, gsi, &sge, 1);
+	wr.remote_qkey = IB_QP1_QKEY;
+	KUNIT_ASSERT_EQ(test, ut_send(env, a, &wr), 0);
+	KUNIT_ASSERT_TRUE(test, ut_poll(to_sr_cq(gsi->ibqp.recv_cq), &wc));
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, wc.byte_len, 256 + 40);
+	KUNIT_EXPECT_EQ(test, wc.src_qp, a->ibqp.qp_num);
+	KUNIT_EXPECT_EQ(test, mad[40], 0x81);
+	KUNIT_EXPECT_EQ(test, mad[40 + 255], 0x81);
+
+	/* And back, from QP1, with its own Q_Key */
+	KUNIT_ASSERT_EQ(test, ut_recv(env, a, 3, mad, 256 + 40), 0);
+	ut_wr(&wr, 4, ah, a, &sge, 1);
+	wr.remote_qkey = IB_QP1_QKEY;
+	KUNIT_ASSERT_EQ(test, ut_send(env, gsi, &wr), 0);
+	KUNIT_ASSERT_TRUE(test, ut_poll(to_sr_cq(a->ibqp.recv_cq), &wc));
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, wc.src_qp, 1);
+}
+
 static struct kunit_case ut_cases[] = {
 	KUNIT_CASE(ut_ipv4),
 	KUNIT_CASE(ut_ipv6),
@@ -803,6 +873,7 @@ static struct kunit_case ut_cases[] = {
 	KUNIT_CASE(ut_drops),
 	KUNIT_CASE(ut_wqe_errors),
 	KUNIT_CASE(ut_modify_flush),
+	KUNIT_CASE(ut_gsi),
 	{}
 };
 

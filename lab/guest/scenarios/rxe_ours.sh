@@ -9,8 +9,9 @@
 # QPs (their rings mapped), AHs and MRs through rdma-core, the counters in sysfs, malformed and
 # random packets from the wire each dropped and counted by reason, a
 # device in another network namespace with a socket of its own, UD
-# traffic both ways (ibv_ud_pingpong), the device going away with its
-# netdev, and a clean unload.
+# traffic both ways (ibv_ud_pingpong) and over the RDMA CM through the
+# GSI QP (udaddy), the device going away with its netdev, and a clean
+# unload.
 . /lab/guest-lib.sh
 S=rxe_ours
 IB=/sys/class/infiniband
@@ -145,6 +146,34 @@ ud_pair() {	# NAME PORT SERVER_DEV SERVER_GID CLIENT_DEV CLIENT_GID SERVER_ADDR
 	[ $_cst -eq 0 ] && [ $_sst -eq 0 ] && pass "$1" ||
 		fail "$1" "server exit $_sst, client exit $_cst"
 }
+# UD over the RDMA CM (udaddy): address and route resolution, SIDR
+# request and reply through both devices' GSI QPs (QP1, the MAD layer's),
+# then messages between the QPs the CM set up
+cm_listening() {
+	rdma res show cm_id 2>/dev/null | grep LISTEN | grep -Eq "[:.]$1( |\$)"
+}
+udaddy_pair() {
+	if ! lab_load rdma_ucm; then
+		fail ud/udaddy "rdma_ucm is not ours"
+		return
+	fi
+	timeout 120 udaddy -b 10.11.0.2 -c 2 -C 10 >/tmp/rxe_ours.srv 2>&1 &
+	_spid=$!
+	if lab_wait_for 30 cm_listening 7174; then
+		timeout 120 udaddy -s 10.11.0.2 -b $A -c 2 -C 10 \
+			>/tmp/rxe_ours.cli 2>&1
+		_cst=$?
+	else
+		_cst=listen
+		kill $_spid 2>/dev/null
+	fi
+	wait $_spid
+	_sst=$?
+	sed 's/^/    server: /' /tmp/rxe_ours.srv
+	sed 's/^/    client: /' /tmp/rxe_ours.cli
+	[ "$_cst" = 0 ] && [ $_sst -eq 0 ] && pass ud/udaddy ||
+		fail ud/udaddy "server exit $_sst, client exit $_cst"
+}
 check ud/link-add rdma link add rxe1 type rxe netdev veth1
 if lab_wait_for 10 lab_gid_of rxe1 10.11.0.2; then
 	_g0=$(lab_gid_of rxe0 $A)
@@ -152,6 +181,7 @@ if lab_wait_for 10 lab_gid_of rxe1 10.11.0.2; then
 	_sent=$(cat $IB/rxe0/ports/1/hw_counters/sent_pkts)
 	ud_pair ud/pingpong 18610 rxe1 "$_g1" rxe0 "$_g0" 10.11.0.2
 	ud_pair ud/pingpong-back 18611 rxe0 "$_g0" rxe1 "$_g1" $A
+	udaddy_pair
 	# 100 iterations each way: at least 200 packets from rxe0
 	_now=$(cat $IB/rxe0/ports/1/hw_counters/sent_pkts)
 	[ $((_now - _sent)) -ge 200 ] && pass ud/counted ||
@@ -173,4 +203,4 @@ lab_wait_for 10 sh -c "! test -e $IB/rxe5" && pass netdev-gone ||
 # Unload with a device present
 lab_unload rdma_rxe && pass unload || fail unload "rmmod rdma_rxe"
 [ ! -e $IB/rxe0 ] && pass unload/device-gone || fail unload/device-gone "rxe0 stays"
-lab_unload ib_uverbs ib_core
+lab_unload rdma_ucm rdma_cm iw_cm ib_cm ib_uverbs ib_core
