@@ -862,6 +862,119 @@ static void ut_gsi(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, wc.src_qp, 1);
 }
 
+/* A chain of sends, each posted by the completion handler of the last. */
+struct ut_chain {
+	struct sr_qp *qp;
+	struct ib_ud_wr wr;
+	int sent;
+	int done;
+};
+
+static void ut_chain_comp(struct ib_cq *cq, void *ctx)
+{
+	struct ut_chain *c = ctx;
+	const struct ib_send_wr *bad;
+	struct ib_wc wc;
+
+	do {
+		while (sr_poll_cq(cq, 1, &wc) == 1) {
+			WRITE_ONCE(c->done, c->done + 1);
+			if (c->sent == 50)
+				continue;
+			c->wr.wr.wr_id = c->sent++;
+			sr_post_send(&c->qp->ibqp, &c->wr.wr, &bad);
+		}
+	} while (sr_req_notify_cq(cq, IB_CQ_NEXT_COMP |
+				      IB_CQ_REPORT_MISSED_EVENTS) > 0);
+}
+
+/*
+ * A completion handler that posts from inside the requester's run (as a
+ * ULP's may): the run takes the new WQE itself, nothing deadlocks and
+ * nothing waits.
+ */
+static void ut_reentrant(struct kunit *test)
+{
+	struct ut_env *env = ut_env(test);
+	struct sr_qp *a = ut_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RTS);
+	struct sr_qp *b = ut_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RTS);
+	struct sr_ah *ah = ut_ah(test, env, env->pd, "127.0.0.1");
+	struct ib_cq *cq = a->ibqp.send_cq;
+	u32 word = 7;
+	struct ib_sge sge = { (uintptr_t)&word, 4, env->mr->ibmr.lkey };
+	struct ut_chain c = { .qp = a };
+	unsigned long end = jiffies + 5 * HZ;
+
+	ut_wr(&c.wr, 0, ah, b, &sge, 1);
+	cq->comp_handler = ut_chain_comp;
+	cq->cq_context = &c;
+	KUNIT_ASSERT_EQ(test, sr_req_notify_cq(cq, IB_CQ_NEXT_COMP), 0);
+	c.sent = 1;
+	KUNIT_ASSERT_EQ(test, ut_send(env, a, &c.wr), 0);
+	while (READ_ONCE(c.done) < 50 && time_before(jiffies, end))
+		msleep(20);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(c.done), 50);
+	/* Nothing more comes; the handler is done before the CQ goes */
+	msleep(50);
+	cq->comp_handler = NULL;
+	KUNIT_EXPECT_EQ(test, sr_counter_read(&env->sdev->counters,
+					      SR_SENT_PKTS), 50);
+}
+
+/*
+ * WQEs written straight into the SQ, as a user's process may write
+ * anything there: more scatter entries than the slot holds, more inline
+ * bytes than the QP takes, an AH number nobody has, an opcode nobody
+ * knows.  Each completes in error and moves its QP to ERR; none is sent.
+ */
+static void ut_raw_wqes(struct kunit *test)
+{
+	struct ut_env *env = ut_env(test);
+	struct sr_qp *b = ut_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RTS);
+	struct sr_ah *ah = ut_ah(test, env, env->pd, "127.0.0.1");
+	static const struct {
+		u32 opcode, flags, num_sge, length, ah_delta;
+		enum ib_wc_status want;
+	} rows[] = {
+		{ IB_WR_SEND, 0, 1000, 0, 0, IB_WC_LOC_LEN_ERR },
+		{ IB_WR_SEND, 0, U32_MAX, 0, 0, IB_WC_LOC_LEN_ERR },
+		{ IB_WR_SEND, IB_SEND_INLINE, 0, 100000, 0, IB_WC_LOC_LEN_ERR },
+		{ IB_WR_SEND, 0, 1, 4, 1000, IB_WC_LOC_QP_OP_ERR },
+		{ 77, 0, 1, 4, 0, IB_WC_LOC_QP_OP_ERR },
+		{ IB_WR_RDMA_WRITE, 0, 1, 4, 0, IB_WC_LOC_QP_OP_ERR },
+	};
+	const struct ib_send_wr *bad;
+	struct rxe_send_wqe *wqe;
+	struct ib_wc wc;
+	struct sr_qp *a;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		a = ut_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RTS);
+		wqe = sr_queue_next(&a->sq);
+		KUNIT_ASSERT_NOT_NULL(test, wqe);
+		memset(wqe, 0, sr_queue_elem(&a->sq));
+		wqe->wr.wr_id = i;
+		wqe->wr.opcode = rows[i].opcode;
+		wqe->wr.send_flags = rows[i].flags | IB_SEND_SIGNALED;
+		wqe->wr.wr.ud.remote_qpn = b->ibqp.qp_num;
+		wqe->wr.wr.ud.remote_qkey = UT_QKEY;
+		wqe->wr.wr.ud.ah_num = ah->num + rows[i].ah_delta;
+		wqe->dma.num_sge = rows[i].num_sge;
+		wqe->dma.length = rows[i].length;
+		wqe->dma.sge[0] = (struct rxe_sge){ (uintptr_t)&b, 4,
+						    env->mr->ibmr.lkey };
+		sr_queue_produced(&a->sq);
+		/* The doorbell: a post of nothing */
+		KUNIT_EXPECT_EQ(test, sr_post_send(&a->ibqp, NULL, &bad), 0);
+		KUNIT_ASSERT_TRUE(test, ut_poll(to_sr_cq(a->ibqp.send_cq), &wc));
+		KUNIT_EXPECT_EQ_MSG(test, wc.status, rows[i].want, "row %d", i);
+		KUNIT_EXPECT_EQ(test, sr_qp_state(a), IB_QPS_ERR);
+	}
+	KUNIT_EXPECT_EQ(test, sr_counter_read(&env->sdev->counters,
+					      SR_SENT_PKTS), 0);
+}
+
 static struct kunit_case ut_cases[] = {
 	KUNIT_CASE(ut_ipv4),
 	KUNIT_CASE(ut_ipv6),
@@ -874,6 +987,8 @@ static struct kunit_case ut_cases[] = {
 	KUNIT_CASE(ut_wqe_errors),
 	KUNIT_CASE(ut_modify_flush),
 	KUNIT_CASE(ut_gsi),
+	KUNIT_CASE(ut_reentrant),
+	KUNIT_CASE(ut_raw_wqes),
 	{}
 };
 
