@@ -851,6 +851,9 @@ static void ut_gsi(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, wc.src_qp, a->ibqp.qp_num);
 	KUNIT_EXPECT_EQ(test, mad[40], 0x81);
 	KUNIT_EXPECT_EQ(test, mad[40 + 255], 0x81);
+	/* a's CQ is its send and receive CQ: its send completed first */
+	KUNIT_ASSERT_TRUE(test, ut_poll(to_sr_cq(a->ibqp.send_cq), &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 2);
 
 	/* And back, from QP1, with its own Q_Key */
 	KUNIT_ASSERT_EQ(test, ut_recv(env, a, 3, mad, 256 + 40), 0);
@@ -858,6 +861,7 @@ static void ut_gsi(struct kunit *test)
 	wr.remote_qkey = IB_QP1_QKEY;
 	KUNIT_ASSERT_EQ(test, ut_send(env, gsi, &wr), 0);
 	KUNIT_ASSERT_TRUE(test, ut_poll(to_sr_cq(a->ibqp.recv_cq), &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 3);
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
 	KUNIT_EXPECT_EQ(test, wc.src_qp, 1);
 }
