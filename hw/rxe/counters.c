@@ -34,6 +34,7 @@ static const struct rdma_stat_desc sr_counter_descs[SR_NR_COUNTERS] = {
 	[SR_DROP_PKEY] = { .name = "drop_bad_pkey" },
 	[SR_DROP_QKEY] = { .name = "drop_bad_qkey" },
 	[SR_DROP_NO_WQE] = { .name = "drop_no_wqe" },
+	[SR_DROP_PSN] = { .name = "drop_bad_psn" },
 };
 
 /* The counter of each reason sr_parse() gives for a refusal. */

@@ -15,8 +15,29 @@
 /* Whether the device sends this opcode on a QP of this type (yet). */
 static bool sr_post_opcode_ok(const struct sr_qp *qp, enum ib_wr_opcode op)
 {
-	return sr_qp_is_ud(qp) &&
-	       (op == IB_WR_SEND || op == IB_WR_SEND_WITH_IMM);
+	if (op == IB_WR_SEND || op == IB_WR_SEND_WITH_IMM)
+		return true;
+	return qp->ibqp.qp_type == IB_QPT_RC &&
+	       (op == IB_WR_RDMA_WRITE || op == IB_WR_RDMA_WRITE_WITH_IMM);
+}
+
+/* The WR's fields for its QP's type. */
+static void sr_post_fill_wr(struct sr_qp *qp, struct rxe_send_wqe *wqe,
+			    const struct ib_send_wr *wr)
+{
+	wqe->wr.wr_id = wr->wr_id;
+	wqe->wr.opcode = wr->opcode;
+	wqe->wr.send_flags = wr->send_flags;
+	wqe->wr.ex.imm_data = wr->ex.imm_data;
+	if (sr_qp_is_ud(qp)) {
+		wqe->wr.wr.ud.remote_qpn = ud_wr(wr)->remote_qpn;
+		wqe->wr.wr.ud.remote_qkey = ud_wr(wr)->remote_qkey;
+		wqe->wr.wr.ud.ah_num = to_sr_ah(ud_wr(wr)->ah)->num;
+	} else if (wr->opcode == IB_WR_RDMA_WRITE ||
+		   wr->opcode == IB_WR_RDMA_WRITE_WITH_IMM) {
+		wqe->wr.wr.rdma.remote_addr = rdma_wr(wr)->remote_addr;
+		wqe->wr.wr.rdma.rkey = rdma_wr(wr)->rkey;
+	}
 }
 
 /* The bytes of a WR's scatter list, or -EINVAL beyond @max inline. */
@@ -48,13 +69,7 @@ static int sr_post_fill_send(struct sr_qp *qp, struct rxe_send_wqe *wqe,
 	if (!sr_post_opcode_ok(qp, wr->opcode) || wr->num_sge < 0)
 		return -EINVAL;
 	memset(wqe, 0, sizeof(*wqe));
-	wqe->wr.wr_id = wr->wr_id;
-	wqe->wr.opcode = wr->opcode;
-	wqe->wr.send_flags = wr->send_flags;
-	wqe->wr.ex.imm_data = wr->ex.imm_data;
-	wqe->wr.wr.ud.remote_qpn = ud_wr(wr)->remote_qpn;
-	wqe->wr.wr.ud.remote_qkey = ud_wr(wr)->remote_qkey;
-	wqe->wr.wr.ud.ah_num = to_sr_ah(ud_wr(wr)->ah)->num;
+	sr_post_fill_wr(qp, wqe, wr);
 	if (wr->send_flags & IB_SEND_INLINE)
 		return sr_post_inline(wqe, wr, qp->max_inline);
 	if (wr->num_sge > qp->max_send_sge)
@@ -105,12 +120,13 @@ static int sr_post_send_kernel(struct sr_qp *qp, const struct ib_send_wr *wr,
  * @bad_wr: set to the first WR not posted, on failure
  *
  * Posts the chain and runs the requester (sr_req_kick()).  UD (and GSI)
- * sends only, for now: the RC and UC requester is to come.
+ * sends; RC sends and writes (reads and atomics are to come); UC is to
+ * come.
  *
  * Context: any.
  * Return: 0; -EINVAL in RESET, INIT or RTR, or for a WR the QP refuses
  * (its opcode, too many scatter entries or inline bytes); -ENOMEM when
- * the SQ is full; -EOPNOTSUPP for an RC or UC QP.
+ * the SQ is full; -EOPNOTSUPP for a UC QP.
  */
 int sr_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		 const struct ib_send_wr **bad_wr)
@@ -123,7 +139,7 @@ int sr_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		*bad_wr = wr;
 		return -EINVAL;
 	}
-	if (!sr_qp_is_ud(qp)) {
+	if (qp->ibqp.qp_type == IB_QPT_UC) {
 		*bad_wr = wr;
 		return -EOPNOTSUPP;
 	}

@@ -4,6 +4,7 @@
  */
 #include <linux/overflow.h>
 #include <linux/slab.h>
+#include "comp.h"
 #include "dev.h"
 #include "qp.h"
 #include "req.h"
@@ -116,6 +117,7 @@ static void sr_qp_free_rings(struct sr_qp *qp)
 	if (!qp->ibqp.srq)
 		sr_queue_release(&qp->rq, qp->rq_mm);
 	kfree(qp->srq_wqe);
+	kvfree(qp->sends);
 }
 
 /*
@@ -181,6 +183,15 @@ int sr_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	ret = sr_qp_rq(qp, init, udata, &resp.rq_mi);
 	if (ret)
 		goto err_sq;
+	/* RC: the kernel's state of each send WQE (req.h) */
+	if (init->qp_type == IB_QPT_RC) {
+		qp->sends = kvcalloc(sr_queue_depth(&qp->sq) + 1,
+				     sizeof(*qp->sends), GFP_KERNEL);
+		if (!qp->sends) {
+			ret = -ENOMEM;
+			goto err_rq;
+		}
+	}
 	refcount_set(&qp->ref, 1);
 	init_completion(&qp->unused);
 	spin_lock_init(&qp->lock);
@@ -189,6 +200,7 @@ int sr_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	spin_lock_init(&qp->req_lock);
 	spin_lock_init(&qp->resp_lock);
 	INIT_WORK(&qp->work, sr_qp_work);
+	sr_comp_init(qp);
 	qp->state = IB_QPS_RESET;
 	qp->sq_sig_all = init->sq_sig_type == IB_SIGNAL_ALL_WR;
 	qp->attr = (struct ib_qp_attr){ .port_num = 1 };
@@ -208,6 +220,7 @@ err_rq:
 	if (!init->srq)
 		sr_queue_release(&qp->rq, qp->rq_mm);
 	kfree(qp->srq_wqe);
+	kvfree(qp->sends);
 err_sq:
 	sr_queue_release(&qp->sq, qp->sq_mm);
 err_count:
@@ -267,8 +280,11 @@ static void sr_qp_store(struct sr_qp *qp, const struct ib_qp_attr *attr,
 		a->retry_cnt = attr->retry_cnt;
 	if (mask & IB_QP_RNR_RETRY)
 		a->rnr_retry = attr->rnr_retry;
-	if (mask & IB_QP_RQ_PSN)
+	if (mask & IB_QP_RQ_PSN) {
 		a->rq_psn = attr->rq_psn & SR_PSN_MASK;
+		/* Set on the way to RTR, before the responder runs */
+		qp->resp_psn = a->rq_psn;
+	}
 	if (mask & IB_QP_SQ_PSN) {
 		a->sq_psn = attr->sq_psn & SR_PSN_MASK;
 		/* Set on the way to RTS, before the requester runs */
@@ -294,15 +310,25 @@ static void sr_qp_entered(struct sr_qp *qp, enum ib_qp_state state)
 	if (state == IB_QPS_RESET) {
 		spin_lock_bh(&qp->req_lock);
 		sr_queue_reset(&qp->sq);
-		spin_unlock_bh(&qp->req_lock);
-		if (!qp->ibqp.srq) {
-			spin_lock_bh(&qp->resp_lock);
-			sr_queue_reset(&qp->rq);
-			spin_unlock_bh(&qp->resp_lock);
+		if (qp->sends) {
+			sr_comp_stop(qp);
+			memset(qp->sends, 0, sizeof(*qp->sends) *
+			       (sr_queue_depth(&qp->sq) + 1));
+			qp->req_next = 0;
 		}
+		spin_unlock_bh(&qp->req_lock);
+		spin_lock_bh(&qp->resp_lock);
+		if (!qp->ibqp.srq)
+			sr_queue_reset(&qp->rq);
+		sr_resp_end(qp);
+		spin_unlock_bh(&qp->resp_lock);
 	} else if (state == IB_QPS_ERR) {
 		sr_req_run(qp);
 		sr_resp_flush(qp);
+	} else if (state == IB_QPS_RTS && qp->sends) {
+		spin_lock_bh(&qp->req_lock);
+		sr_comp_start(qp);
+		spin_unlock_bh(&qp->req_lock);
 	}
 }
 
@@ -353,7 +379,8 @@ int sr_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		sr_qp_store(qp, attr, mask);
 		if (mask & IB_QP_AV)
 			qp->av = av;
-		WRITE_ONCE(qp->state, next);
+		/* The attributes before the state: sr_qp_state() */
+		smp_store_release(&qp->state, next);
 	}
 	spin_unlock_irqrestore(&qp->lock, flags);
 	if (!ret && next != cur)
@@ -423,8 +450,10 @@ int sr_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	synchronize_rcu();
 	if (!refcount_dec_and_test(&qp->ref))
 		wait_for_completion(&qp->unused);
-	/* Only now: a packet being received may have queued it */
+	/* Only now: a packet being received may have armed or queued them */
+	sr_comp_destroy(qp);
 	cancel_work_sync(&qp->work);
+	sr_resp_end(qp);
 	sr_qp_free_rings(qp);
 	atomic_dec(&sdev->n_qp);
 	return 0;
@@ -477,7 +506,7 @@ bool sr_qp_to_err(struct sr_qp *qp)
 
 	spin_lock_irqsave(&qp->lock, flags);
 	moved = qp->state != IB_QPS_ERR;
-	WRITE_ONCE(qp->state, IB_QPS_ERR);
+	smp_store_release(&qp->state, IB_QPS_ERR);
 	spin_unlock_irqrestore(&qp->lock, flags);
 	return moved;
 }

@@ -12,6 +12,7 @@
 #include <linux/completion.h>
 #include <linux/refcount.h>
 #include <linux/spinlock.h>
+#include <linux/timer.h>
 #include <linux/workqueue.h>
 #include <rdma/ib_verbs.h>
 #include "av.h"
@@ -60,9 +61,36 @@
  * @work: what a caller with interrupts off cannot do (run the
  *	requester, flush the RQ in ERR), and what a requester's run leaves
  *	over its budget
- * @resp_lock: (BH off) the responder: @rq's consumer end and @srq_wqe
+ * @resp_lock: (BH off) the responder: @rq's consumer end, @srq_wqe and
+ *	the RC receive state below
  * @srq_wqe: a QP on an SRQ: the WQE the responder took from it (a WQE of
  *	the SRQ's max_sge), else NULL
+ *
+ * RC, the send side (req_lock; comp.c and req.c):
+ * @sends: the kernel's state of each WQE, by its slot in @sq
+ * @req_next: the ring index of the WQE the requester sends from next
+ *	(from @sq's consumer index up to its producer's)
+ * @comp_psn: the oldest PSN not acknowledged
+ * @sent_psn: the PSN after the newest one sent
+ * @retries: timeouts left before the oldest WQE fails (retry_cnt)
+ * @rnr_retries: RNR NAKs left (rnr_retry; 7 is for ever)
+ * @rnr_wait: sending waits for the timer after an RNR NAK
+ * @timer: the retransmit (and RNR) timer
+ *
+ * RC, the receive side (resp_lock; resp.c):
+ * @resp_psn: the PSN expected next
+ * @resp_msn: messages completed (the AETH's MSN)
+ * @resp_nak: a sequence NAK went out for the gap at @resp_psn
+ * @resp_send: a send is being placed in the WQE at the RQ's head (or in
+ *	@srq_wqe), @resp_off bytes of it so far
+ * @resp_off: see @resp_send
+ * @resp_mr: a write in progress: its MR, held; NULL for none (or a write
+ *	of no bytes)
+ * @resp_write: a write is in progress, to @resp_va, @resp_left bytes left
+ *	of @resp_wlen
+ * @resp_va: see @resp_write
+ * @resp_left: see @resp_write
+ * @resp_wlen: see @resp_write
  */
 struct sr_qp {
 	struct ib_qp ibqp;
@@ -88,6 +116,26 @@ struct sr_qp {
 	struct work_struct work;
 	spinlock_t resp_lock;
 	struct rxe_recv_wqe *srq_wqe;
+
+	struct sr_send *sends;
+	u32 req_next;
+	u32 comp_psn;
+	u32 sent_psn;
+	u8 retries;
+	u8 rnr_retries;
+	bool rnr_wait;
+	struct timer_list timer;
+
+	u32 resp_psn;
+	u32 resp_msn;
+	bool resp_nak;
+	bool resp_send;
+	u32 resp_off;
+	struct sr_mr *resp_mr;
+	bool resp_write;
+	u64 resp_va;
+	u32 resp_left;
+	u32 resp_wlen;
 };
 
 static inline struct sr_qp *to_sr_qp(struct ib_qp *ibqp)
@@ -115,10 +163,13 @@ static inline bool sr_qp_is_ud(const struct sr_qp *qp)
 	return qp->ibqp.qp_type == IB_QPT_UD || qp->ibqp.qp_type == IB_QPT_GSI;
 }
 
-/* The QP's state as the data path sees it (modify_qp may change it). */
+/*
+ * The QP's state as the data path sees it (modify_qp may change it), and
+ * with it what modify_qp set before it (release, sr_modify_qp()).
+ */
 static inline enum ib_qp_state sr_qp_state(const struct sr_qp *qp)
 {
-	return READ_ONCE(qp->state);
+	return smp_load_acquire(&qp->state);
 }
 
 #endif /* SR_QP_H */

@@ -12,6 +12,7 @@
 #include <rdma/ib_verbs.h>
 #include "dev.h"
 #include "icrc.h"
+#include "comp.h"
 #include "qp.h"
 #include "recv.h"
 #include "resp.h"
@@ -117,9 +118,13 @@ static bool sr_recv_deliver(struct sr_dev *sdev, const struct sk_buff *skb,
 		sr_count(&sdev->counters, SR_DROP_QPN);
 		return false;
 	}
-	/* The RC and UC responders are to come: their QPs take nothing */
+	/* The UC responder is to come: its QPs take nothing */
 	if (sr_qp_is_ud(qp) && sr_transport(pkt->opcode) == IB_OPCODE_UD)
 		done = sr_resp_ud(qp, skb, pkt);
+	else if (qp->ibqp.qp_type == IB_QPT_RC &&
+		 sr_transport(pkt->opcode) == IB_OPCODE_RC)
+		done = pkt->oi->flags & SR_RESP ? sr_comp_rcv(qp, pkt) :
+						  sr_resp_rc(qp, skb, pkt);
 	else
 		sr_count(&sdev->counters, SR_DROP_TRANSPORT);
 	sr_qp_put(qp);

@@ -12,6 +12,11 @@
  * as soon as the IP stack has it: the payload was copied into it.  A WQE
  * the device cannot send completes in error and moves the QP to ERR; in
  * ERR every WQE completes flushed.
+ *
+ * RC: the requester walks ahead of the SQ's consumer index (the
+ * completer's, comp.c), building each WQE's packets by the path MTU, up
+ * to a window of unacknowledged PSNs; its state is the kernel's array
+ * beside the SQ (struct sr_send), never the user's slot.
  */
 #include <linux/bitops.h>
 #include <linux/irqflags.h>
@@ -21,22 +26,17 @@
 #include "dev.h"
 #include "mem.h"
 #include "qp.h"
+#include "comp.h"
 #include "req.h"
 #include "wire.h"
 #include "xmit.h"
 
-/* WQEs a run takes before it leaves the rest to the QP's work item */
+/* WQEs (RC: packets) a run takes before it leaves the rest to the work */
 #define SR_REQ_BUDGET	64
-
-/* Bit of sr_qp.req_flags: a run was asked for while one was going */
-#define SR_REQ_PENDING	0
-
-/* What the requester reads of a WQE, once: the user may change the slot. */
-struct sr_wqe {
-	struct rxe_send_wr wr;
-	u32 num_sge;
-	u32 inline_len;
-};
+/* RC: PSNs sent and not acknowledged, at most */
+#define SR_REQ_WINDOW	128
+/* RC: an ACK asked for at least every this many packets */
+#define SR_REQ_ACK_EVERY	16
 
 static void sr_wqe_read(struct sr_wqe *w, const struct rxe_send_wqe *slot)
 {
@@ -67,9 +67,16 @@ static enum ib_wc_opcode sr_wc_opcode(u32 wr_opcode)
 	}
 }
 
-/* Completes a WQE: always in error, else when signaled. */
-static void sr_req_complete(struct sr_qp *qp, const struct sr_wqe *w,
-			    enum ib_wc_status status)
+/**
+ * sr_req_complete - complete a send WQE
+ * @qp: its QP
+ * @w: the WQE as read
+ * @status: how it ended; in error it always completes, else if signaled
+ *
+ * Context: req_lock held.
+ */
+void sr_req_complete(struct sr_qp *qp, const struct sr_wqe *w,
+		     enum ib_wc_status status)
 {
 	struct ib_wc wc = {
 		.wr_id = w->wr.wr_id,
@@ -111,11 +118,14 @@ static int sr_req_length(const struct sr_qp *qp, const struct sr_wqe *w,
 	return 0;
 }
 
-/* Copies the message (@len bytes, sr_req_length()) to @to. */
+/*
+ * Copies @len bytes of the message from byte @off on (within what
+ * sr_req_length() gave) to @to.
+ */
 static enum ib_wc_status sr_req_gather(struct sr_qp *qp,
 				       const struct sr_wqe *w,
 				       const struct rxe_send_wqe *slot,
-				       void *to, u32 len)
+				       void *to, u32 off, u32 len)
 {
 	struct sr_dev *sdev = to_sr_dev(qp->ibqp.device);
 	struct rxe_sge sge;
@@ -124,14 +134,19 @@ static enum ib_wc_status sr_req_gather(struct sr_qp *qp,
 	int ret;
 
 	if (w->wr.send_flags & IB_SEND_INLINE) {
-		memcpy(to, slot->dma.inline_data, len);
+		memcpy(to, slot->dma.inline_data + off, len);
 		return IB_WC_SUCCESS;
 	}
 	for (i = 0; i < w->num_sge && len; i++) {
 		memcpy(&sge, &slot->dma.sge[i], sizeof(sge));
-		n = min(sge.length, len);
-		if (!n)
+		if (off >= sge.length) {
+			off -= sge.length;
 			continue;
+		}
+		sge.addr += off;
+		sge.length -= off;
+		off = 0;
+		n = min(sge.length, len);
 		mr = sr_mr_use(sdev, qp->ibqp.pd, sge.lkey, 0, sge.addr, n);
 		if (!mr)
 			return IB_WC_LOC_PROT_ERR;
@@ -146,8 +161,15 @@ static enum ib_wc_status sr_req_gather(struct sr_qp *qp,
 	return len ? IB_WC_LOC_LEN_ERR : IB_WC_SUCCESS;
 }
 
-/* RoCEv2's UDP source port for a flow: its flow label, else its QPs. */
-static __be16 sr_req_sport(const struct sr_av *av, u32 sqpn, u32 dqpn)
+/**
+ * sr_req_sport - RoCEv2's UDP source port for a flow
+ * @av: the flow's path: its flow label, if it has one
+ * @sqpn: else the source QP
+ * @dqpn: and the destination QP
+ *
+ * Return: the port, in network order.
+ */
+__be16 sr_req_sport(const struct sr_av *av, u32 sqpn, u32 dqpn)
 {
 	u32 fl = av->flow_label ?: rdma_calc_flow_label(sqpn, dqpn);
 
@@ -198,7 +220,7 @@ static enum ib_wc_status sr_req_ud(struct sr_qp *qp, const struct sr_wqe *w,
 	deth->sqpn = cpu_to_be32(qp->ibqp.qp_num);
 	if (imm)
 		*(__be32 *)sr_ext(skb->data, oi, SR_IMMDT) = w->wr.ex.imm_data;
-	status = sr_req_gather(qp, w, slot, skb->data + oi->hlen, len);
+	status = sr_req_gather(qp, w, slot, skb->data + oi->hlen, 0, len);
 	if (status != IB_WC_SUCCESS) {
 		kfree_skb(skb);
 		dst_release(dst);
@@ -217,18 +239,23 @@ lost:
 	return IB_WC_SUCCESS;
 }
 
-/*
- * Moves the QP to ERR after a WQE failed.  This run flushes the SQ; the
- * QP's work flushes the RQ (not from here: a completion handler may have
- * called this run with the responder's lock held).
+/**
+ * sr_req_failed - move the QP to ERR after a WQE failed
+ * @qp: the QP
+ *
+ * The requester flushes the SQ; the QP's work flushes the RQ (not from
+ * here: a completion handler may have called this run with the
+ * responder's lock held).
+ *
+ * Context: req_lock held.
  */
-static void sr_req_failed(struct sr_qp *qp)
+void sr_req_failed(struct sr_qp *qp)
 {
 	if (sr_qp_to_err(qp))
 		queue_work(system_wq, &qp->work);
 }
 
-/* Takes the WQE at the head of the SQ in state @state. */
+/* Takes the UD WQE at the head of the SQ in state @state. */
 static void sr_req_one(struct sr_qp *qp, const struct rxe_send_wqe *slot,
 		       enum ib_qp_state state)
 {
@@ -246,8 +273,8 @@ static void sr_req_one(struct sr_qp *qp, const struct rxe_send_wqe *slot,
 		sr_req_failed(qp);
 }
 
-/* One run, req_lock held: true if it stopped for its budget. */
-static bool sr_req_take(struct sr_qp *qp)
+/* UD: one run, req_lock held; true if it stopped for its budget. */
+static bool sr_req_take_ud(struct sr_qp *qp)
 {
 	unsigned int budget = SR_REQ_BUDGET;
 	enum ib_qp_state state;
@@ -263,6 +290,213 @@ static bool sr_req_take(struct sr_qp *qp)
 		sr_queue_consumed(&qp->sq);
 	}
 	return false;
+}
+
+/* ---- RC ---------------------------------------------------------------- */
+
+/* The RC opcode of a message's packet: first, last (both: only) or not. */
+static u8 sr_rc_opcode(u32 wr_opcode, bool first, bool last)
+{
+	bool imm = wr_opcode == IB_WR_SEND_WITH_IMM ||
+		   wr_opcode == IB_WR_RDMA_WRITE_WITH_IMM;
+
+	if (wr_opcode == IB_WR_RDMA_WRITE ||
+	    wr_opcode == IB_WR_RDMA_WRITE_WITH_IMM) {
+		if (first && last)
+			return imm ? IB_OPCODE_RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE :
+				     IB_OPCODE_RC_RDMA_WRITE_ONLY;
+		if (first)
+			return IB_OPCODE_RC_RDMA_WRITE_FIRST;
+		if (last)
+			return imm ? IB_OPCODE_RC_RDMA_WRITE_LAST_WITH_IMMEDIATE :
+				     IB_OPCODE_RC_RDMA_WRITE_LAST;
+		return IB_OPCODE_RC_RDMA_WRITE_MIDDLE;
+	}
+	if (first && last)
+		return imm ? IB_OPCODE_RC_SEND_ONLY_WITH_IMMEDIATE :
+			     IB_OPCODE_RC_SEND_ONLY;
+	if (first)
+		return IB_OPCODE_RC_SEND_FIRST;
+	if (last)
+		return imm ? IB_OPCODE_RC_SEND_LAST_WITH_IMMEDIATE :
+			     IB_OPCODE_RC_SEND_LAST;
+	return IB_OPCODE_RC_SEND_MIDDLE;
+}
+
+/* What the RC requester sends (yet: no reads, atomics, invalidations). */
+static bool sr_rc_op_ok(u32 wr_opcode)
+{
+	return wr_opcode == IB_WR_SEND || wr_opcode == IB_WR_SEND_WITH_IMM ||
+	       wr_opcode == IB_WR_RDMA_WRITE ||
+	       wr_opcode == IB_WR_RDMA_WRITE_WITH_IMM;
+}
+
+/*
+ * Takes a new WQE into @s: the WR read once, its length and packets, its
+ * PSNs from the QP's next.  Else a status it completes with.
+ */
+static enum ib_wc_status sr_rc_start(struct sr_qp *qp, struct sr_send *s,
+				     const struct rxe_send_wqe *slot)
+{
+	u32 mtu = ib_mtu_enum_to_int(qp->attr.path_mtu);
+
+	sr_wqe_read(&s->w, slot);
+	if (!sr_rc_op_ok(s->w.wr.opcode))
+		return IB_WC_LOC_QP_OP_ERR;
+	if (sr_req_length(qp, &s->w, slot, &s->len))
+		return IB_WC_LOC_LEN_ERR;
+	s->npkts = max_t(u32, 1, DIV_ROUND_UP(s->len, mtu));
+	s->next = 0;
+	s->first_psn = qp->req_psn;
+	qp->req_psn = sr_psn_add(qp->req_psn, s->npkts);
+	return IB_WC_SUCCESS;
+}
+
+/* Builds packet @s->next of @s and sends it. */
+static enum ib_wc_status sr_rc_packet(struct sr_qp *qp, struct sr_send *s,
+				      const struct rxe_send_wqe *slot,
+				      struct dst_entry *dst)
+{
+	struct sr_dev *sdev = to_sr_dev(qp->ibqp.device);
+	u32 mtu = ib_mtu_enum_to_int(qp->attr.path_mtu);
+	u32 off = s->next * mtu, len = min(mtu, s->len - off);
+	u32 psn = sr_psn_add(s->first_psn, s->next);
+	bool last = s->next + 1 == s->npkts;
+	u8 opcode = sr_rc_opcode(s->w.wr.opcode, !s->next, last);
+	const struct sr_opinfo *oi = sr_opinfo(opcode);
+	u32 dqpn = qp->attr.dest_qp_num;
+	enum ib_wc_status status;
+	struct sr_reth *reth;
+	struct sk_buff *skb;
+
+	skb = sr_pkt_new(dst, &qp->av, oi->hlen + len + sr_pad(len),
+			 GFP_ATOMIC);
+	if (!skb)
+		return IB_WC_SUCCESS;	/* a loss: the timer sends it again */
+	sr_bth_init(skb->data, opcode,
+		    last && (s->w.wr.send_flags & IB_SEND_SOLICITED),
+		    sr_pad(len), SR_PKEY_DEFAULT, dqpn,
+		    last || !(psn % SR_REQ_ACK_EVERY), psn);
+	if (oi->exts & BIT(SR_RETH)) {
+		reth = sr_ext(skb->data, oi, SR_RETH);
+		reth->va = cpu_to_be64(s->w.wr.wr.rdma.remote_addr);
+		reth->rkey = cpu_to_be32(s->w.wr.wr.rdma.rkey);
+		reth->len = cpu_to_be32(s->len);
+	}
+	if (oi->exts & BIT(SR_IMMDT))
+		*(__be32 *)sr_ext(skb->data, oi, SR_IMMDT) =
+			s->w.wr.ex.imm_data;
+	status = sr_req_gather(qp, &s->w, slot, skb->data + oi->hlen, off,
+			       len);
+	if (status != IB_WC_SUCCESS) {
+		kfree_skb(skb);
+		return status;
+	}
+	memset(skb->data + oi->hlen + len, 0, sr_pad(len));
+	if (sr_xmit(sdev, dst, &qp->av, skb,
+		    sr_req_sport(&qp->av, qp->ibqp.qp_num, dqpn)))
+		sr_count(&sdev->counters, SR_SEND_ERR);
+	return IB_WC_SUCCESS;
+}
+
+/* The WQE @s failed; it completes once it is the SQ's oldest. */
+static bool sr_rc_failed(struct sr_qp *qp, struct sr_send *s,
+			 enum ib_wc_status status)
+{
+	if (qp->req_next != qp->sq.cons)
+		return false;
+	sr_req_complete(qp, &s->w, status);
+	s->npkts = 0;
+	sr_queue_consumed(&qp->sq);
+	qp->req_next = qp->sq.cons;
+	sr_req_failed(qp);
+	return true;
+}
+
+/* ERR: every WQE not completed completes flushed, in order. */
+static void sr_rc_flush(struct sr_qp *qp)
+{
+	const struct rxe_send_wqe *slot;
+	struct sr_send *s;
+
+	while ((slot = sr_queue_head(&qp->sq))) {
+		s = &qp->sends[qp->sq.cons & qp->sq.mask];
+		if (!s->npkts)
+			sr_wqe_read(&s->w, slot);
+		sr_req_complete(qp, &s->w, IB_WC_WR_FLUSH_ERR);
+		s->npkts = 0;
+		sr_queue_consumed(&qp->sq);
+	}
+	qp->req_next = qp->sq.cons;
+	sr_comp_stop(qp);
+}
+
+/* RC: one run, req_lock held; true if it stopped for its budget. */
+static bool sr_req_take_rc(struct sr_qp *qp)
+{
+	struct sr_dev *sdev = to_sr_dev(qp->ibqp.device);
+	unsigned int budget = SR_REQ_BUDGET;
+	const struct rxe_send_wqe *slot;
+	struct dst_entry *dst = NULL;
+	enum ib_wc_status status;
+	struct sr_send *s;
+	bool more = false;
+
+	if (sr_qp_state(qp) == IB_QPS_ERR) {
+		sr_rc_flush(qp);
+		return false;
+	}
+	if (sr_qp_state(qp) != IB_QPS_RTS || !sr_comp_may_send(qp))
+		return false;
+	while (sr_queue_count(&qp->sq) > ((qp->req_next - qp->sq.cons) &
+					  qp->sq.mask)) {
+		s = &qp->sends[qp->req_next & qp->sq.mask];
+		slot = sr_queue_slot(&qp->sq, qp->req_next);
+		if (!s->npkts) {
+			status = sr_rc_start(qp, s, slot);
+			if (status != IB_WC_SUCCESS) {
+				s->npkts = 0;
+				sr_rc_failed(qp, s, status);
+				break;
+			}
+		}
+		if (sr_psn_diff(sr_psn_add(s->first_psn, s->next),
+				qp->comp_psn) >= SR_REQ_WINDOW)
+			break;
+		if (!budget--) {
+			more = true;
+			break;
+		}
+		if (!dst) {
+			dst = sr_route(sdev, &qp->av);
+			if (IS_ERR(dst)) {
+				/* No way there now: the timer tries again */
+				dst = NULL;
+				sr_comp_arm(qp);
+				break;
+			}
+		}
+		status = sr_rc_packet(qp, s, slot, dst);
+		if (status != IB_WC_SUCCESS) {
+			sr_rc_failed(qp, s, status);
+			break;
+		}
+		sr_comp_sent(qp, sr_psn_add(s->first_psn, s->next));
+		if (++s->next == s->npkts)
+			qp->req_next = (qp->req_next + 1) & qp->sq.mask;
+	}
+	dst_release(dst);
+	return more;
+}
+
+/* One run, req_lock held: true if it stopped for its budget. */
+static bool sr_req_take(struct sr_qp *qp)
+{
+	if (qp->ibqp.qp_type != IB_QPT_RC)
+		return sr_req_take_ud(qp);
+	if (test_and_clear_bit(SR_REQ_TIMER, &qp->req_flags))
+		sr_comp_timer_fired(qp);
+	return sr_req_take_rc(qp);
 }
 
 /**

@@ -11,6 +11,15 @@
  * header).  A message larger than the WQE completes it with a length
  * error; an lkey the QP may not write completes it with a protection
  * error and moves the QP to ERR.
+ *
+ * RC: packets are taken in PSN order.  A send is placed in one WQE,
+ * packet by packet (the WQE stays at the RQ's head, or in srq_wqe, until
+ * its last packet); a write goes to the MR its first packet's RETH names,
+ * held until its last; an ACK answers each packet that asks for one.  A
+ * duplicate is acknowledged again, a packet ahead of the expected PSN gets
+ * one sequence NAK per gap, a send with no WQE to take it an RNR NAK; an
+ * invalid request or an access the QP may not make is NAKed and moves the
+ * QP to ERR.  Reads and atomics are to come (NAKed as invalid).
  */
 #include <linux/etherdevice.h>
 #include <linux/ip.h>
@@ -25,6 +34,7 @@
 #include "resp.h"
 #include "srq.h"
 #include "wire.h"
+#include "xmit.h"
 
 /* The bytes a UD receive puts before the message */
 #define SR_GRH_BYTES	40
@@ -89,6 +99,27 @@ static enum ib_wc_status sr_scatter(struct sr_scatter *sc, const void *buf,
 			buf += n;
 		off += n;
 		len -= n;
+	}
+	return IB_WC_SUCCESS;
+}
+
+/* Skips @off bytes of the WQE's buffers (a send's packets before). */
+static enum ib_wc_status sr_scatter_skip(struct sr_scatter *sc, u32 off)
+{
+	u32 n;
+
+	while (off) {
+		if (sc->used == sc->sge.length) {
+			if (sc->next == sc->num_sge)
+				return IB_WC_LOC_LEN_ERR;
+			memcpy(&sc->sge, &sc->wqe->dma.sge[sc->next++],
+			       sizeof(sc->sge));
+			sc->used = 0;
+			continue;
+		}
+		n = min(off, sc->sge.length - sc->used);
+		sc->used += n;
+		off -= n;
 	}
 	return IB_WC_SUCCESS;
 }
@@ -256,6 +287,308 @@ bool sr_resp_ud(struct sr_qp *qp, const struct sk_buff *skb,
 		sr_resp_failed(qp);
 	spin_unlock_bh(&qp->resp_lock);
 	if (wc.status == IB_WC_LOC_PROT_ERR)
+		sr_req_kick(qp);
+	return true;
+}
+
+/* ---- RC ---------------------------------------------------------------- */
+
+/* The WQE a send in progress goes on, resp_lock held. */
+static const struct rxe_recv_wqe *sr_resp_cur_wqe(struct sr_qp *qp,
+						  u32 *max_sge)
+{
+	if (qp->ibqp.srq) {
+		*max_sge = to_sr_srq(qp->ibqp.srq)->max_sge;
+		return qp->srq_wqe;
+	}
+	*max_sge = qp->max_recv_sge;
+	return sr_queue_head(&qp->rq);
+}
+
+/* Sends an ACK, RNR NAK or NAK (@syndrome) for @psn, with the MSN. */
+static void sr_resp_ack(struct sr_qp *qp, u8 syndrome, u32 psn)
+{
+	struct sr_dev *sdev = to_sr_dev(qp->ibqp.device);
+	const struct sr_opinfo *oi = sr_opinfo(IB_OPCODE_RC_ACKNOWLEDGE);
+	u32 dqpn = qp->attr.dest_qp_num;
+	struct sr_aeth *aeth;
+	struct dst_entry *dst;
+	struct sk_buff *skb;
+
+	dst = sr_route(sdev, &qp->av);
+	if (IS_ERR(dst))
+		return;
+	skb = sr_pkt_new(dst, &qp->av, oi->hlen, GFP_ATOMIC);
+	if (skb) {
+		sr_bth_init(skb->data, IB_OPCODE_RC_ACKNOWLEDGE, false, 0,
+			    SR_PKEY_DEFAULT, dqpn, false, psn);
+		aeth = sr_ext(skb->data, oi, SR_AETH);
+		aeth->smsn = sr_aeth_pack(syndrome, qp->resp_msn);
+		sr_xmit(sdev, dst, &qp->av, skb,
+			sr_req_sport(&qp->av, qp->ibqp.qp_num, dqpn));
+	}
+	dst_release(dst);
+}
+
+/* NAK syndromes */
+#define SR_NAK_INVALID	(SR_AETH_NAK | SR_NAK_INVALID_REQ)
+#define SR_NAK_ACCESS	(SR_AETH_NAK | SR_NAK_REMOTE_ACCESS)
+#define SR_NAK_OP	(SR_AETH_NAK | SR_NAK_REMOTE_OP)
+
+/**
+ * sr_resp_end - forget the RC message in progress; a write's MR let go
+ * @qp: the QP (resp_lock held, or no packet can reach it any more)
+ */
+void sr_resp_end(struct sr_qp *qp)
+{
+	if (qp->resp_mr)
+		sr_mr_put(qp->resp_mr);
+	qp->resp_mr = NULL;
+	qp->resp_write = false;
+	qp->resp_send = false;
+}
+
+/* The WQE of a send's first packet; NULL (an RNR NAK) if none waits. */
+static const struct rxe_recv_wqe *sr_resp_rc_take(struct sr_qp *qp,
+						  u32 *max_sge)
+{
+	const struct rxe_recv_wqe *wqe = sr_resp_wqe(qp, max_sge);
+
+	if (!wqe)
+		sr_count(&to_sr_dev(qp->ibqp.device)->counters,
+			 SR_SEND_RNR_ERR);
+	return wqe;
+}
+
+/*
+ * A send's packet, resp_lock held: placed where the last one stopped.
+ * 0, or the syndrome to answer with; @wc filled (and *@done) when the
+ * WQE completes, in error or not.
+ */
+static u8 sr_resp_rc_send(struct sr_qp *qp, const struct sk_buff *skb,
+			  const struct sr_pkt *pkt, struct ib_wc *wc,
+			  bool *done)
+{
+	u16 fl = pkt->oi->flags;
+	const struct rxe_recv_wqe *wqe;
+	struct sr_scatter sc = {
+		.sdev = to_sr_dev(qp->ibqp.device),
+		.pd = qp->ibqp.pd,
+	};
+	u32 max_sge;
+
+	if (!!(fl & SR_FIRST) == qp->resp_send ||
+	    (pkt->oi->exts & BIT(SR_IETH)))
+		return SR_NAK_INVALID;
+	if (fl & SR_FIRST) {
+		wqe = sr_resp_rc_take(qp, &max_sge);
+		if (!wqe)
+			return SR_AETH_RNR | qp->attr.min_rnr_timer;
+		qp->resp_send = true;
+		qp->resp_off = 0;
+	} else {
+		wqe = sr_resp_cur_wqe(qp, &max_sge);
+	}
+	sc.wqe = wqe;
+	sc.num_sge = min(READ_ONCE(wqe->dma.num_sge), max_sge);
+	wc->wr_id = READ_ONCE(wqe->wr_id);
+	wc->opcode = IB_WC_RECV;
+	wc->status = sr_scatter_skip(&sc, qp->resp_off);
+	if (wc->status == IB_WC_SUCCESS)
+		wc->status = sr_scatter(&sc, NULL, skb,
+					sizeof(struct udphdr) + pkt->oi->hlen,
+					pkt->paylen);
+	if (wc->status != IB_WC_SUCCESS) {
+		*done = true;
+		return wc->status == IB_WC_LOC_LEN_ERR ? SR_NAK_INVALID :
+							 SR_NAK_OP;
+	}
+	qp->resp_off += pkt->paylen;
+	if (!(fl & SR_LAST))
+		return 0;
+	*done = true;
+	wc->byte_len = qp->resp_off;
+	if (pkt->oi->exts & BIT(SR_IMMDT)) {
+		wc->wc_flags |= IB_WC_WITH_IMM;
+		wc->ex.imm_data = *(__be32 *)sr_ext(pkt->bth, pkt->oi,
+						    SR_IMMDT);
+	}
+	return 0;
+}
+
+/* A write's first packet: its RETH's MR, or a syndrome. */
+static u8 sr_resp_rc_write_start(struct sr_qp *qp, const struct sr_pkt *pkt)
+{
+	const struct sr_reth *reth = sr_ext(pkt->bth, pkt->oi, SR_RETH);
+	u64 va = be64_to_cpu(reth->va);
+	u32 len = be32_to_cpu(reth->len);
+	struct sr_mr *mr = NULL;
+
+	if (!(qp->attr.qp_access_flags & IB_ACCESS_REMOTE_WRITE))
+		return SR_NAK_ACCESS;
+	/* An only packet carries it all; a first one less than it all */
+	if ((pkt->oi->flags & SR_LAST) ? pkt->paylen != len :
+					 pkt->paylen >= len)
+		return SR_NAK_INVALID;
+	if (len) {
+		mr = sr_mr_use(to_sr_dev(qp->ibqp.device), qp->ibqp.pd,
+			       be32_to_cpu(reth->rkey), IB_ACCESS_REMOTE_WRITE,
+			       va, len);
+		if (!mr)
+			return SR_NAK_ACCESS;
+	}
+	qp->resp_mr = mr;
+	qp->resp_va = va;
+	qp->resp_left = len;
+	qp->resp_wlen = len;
+	qp->resp_write = true;
+	return 0;
+}
+
+/*
+ * A write's packet, resp_lock held.  One with immediate data takes a
+ * receive WQE first (else an RNR NAK, nothing changed), which completes.
+ */
+static u8 sr_resp_rc_write(struct sr_qp *qp, const struct sk_buff *skb,
+			   const struct sr_pkt *pkt, struct ib_wc *wc,
+			   bool *done)
+{
+	u16 fl = pkt->oi->flags;
+	bool imm = pkt->oi->exts & BIT(SR_IMMDT);
+	const struct rxe_recv_wqe *wqe = NULL;
+	u32 max_sge;
+	u8 syn;
+
+	if (!!(fl & SR_FIRST) == qp->resp_write)
+		return SR_NAK_INVALID;
+	if (imm) {
+		wqe = sr_resp_rc_take(qp, &max_sge);
+		if (!wqe)
+			return SR_AETH_RNR | qp->attr.min_rnr_timer;
+	}
+	if (fl & SR_FIRST) {
+		syn = sr_resp_rc_write_start(qp, pkt);
+		if (syn)
+			return syn;
+	}
+	if (pkt->paylen > qp->resp_left ||
+	    ((fl & SR_LAST) && pkt->paylen != qp->resp_left))
+		return SR_NAK_INVALID;
+	if (pkt->paylen &&
+	    sr_mr_from_skb(qp->resp_mr, qp->resp_va, skb,
+			   sizeof(struct udphdr) + pkt->oi->hlen,
+			   pkt->paylen))
+		return SR_NAK_ACCESS;
+	qp->resp_va += pkt->paylen;
+	qp->resp_left -= pkt->paylen;
+	if (!(fl & SR_LAST) || !imm)
+		return 0;
+	*done = true;
+	wc->wr_id = READ_ONCE(wqe->wr_id);
+	wc->opcode = IB_WC_RECV_RDMA_WITH_IMM;
+	wc->byte_len = qp->resp_wlen;
+	wc->wc_flags |= IB_WC_WITH_IMM;
+	wc->ex.imm_data = *(__be32 *)sr_ext(pkt->bth, pkt->oi, SR_IMMDT);
+	return 0;
+}
+
+/*
+ * A packet at the expected PSN, resp_lock held: 0 or a syndrome; @wc and
+ * *@done as sr_resp_rc_send().
+ */
+static u8 sr_resp_rc_next(struct sr_qp *qp, const struct sk_buff *skb,
+			  const struct sr_pkt *pkt, struct ib_wc *wc,
+			  bool *done)
+{
+	u16 fl = pkt->oi->flags;
+
+	if (!sr_paylen_fits(pkt, ib_mtu_enum_to_int(qp->attr.path_mtu)))
+		return SR_NAK_INVALID;
+	if (fl & SR_SEND)
+		return sr_resp_rc_send(qp, skb, pkt, wc, done);
+	if (fl & SR_WRITE)
+		return sr_resp_rc_write(qp, skb, pkt, wc, done);
+	return SR_NAK_INVALID;
+}
+
+/* The end of a packet taken at the expected PSN, resp_lock held. */
+static void sr_resp_rc_answer(struct sr_qp *qp, const struct sr_pkt *pkt,
+			      u8 syn)
+{
+	u16 fl = pkt->oi->flags;
+
+	if (!syn) {
+		if (fl & SR_LAST) {
+			qp->resp_msn = sr_psn_add(qp->resp_msn, 1);
+			sr_resp_end(qp);
+		}
+		qp->resp_psn = sr_psn_add(qp->resp_psn, 1);
+		if (pkt->ackreq)
+			sr_resp_ack(qp, SR_AETH_ACK | SR_AETH_NO_CREDITS,
+				    pkt->psn);
+		return;
+	}
+	sr_resp_ack(qp, syn, pkt->psn);
+	if ((syn & SR_AETH_TYPE) == SR_AETH_RNR)
+		return;
+	sr_resp_end(qp);
+	sr_resp_failed(qp);
+}
+
+/**
+ * sr_resp_rc - receive an RC request
+ * @qp: its destination, an RC QP
+ * @skb: the packet, data at its UDP header (sr_recv())
+ * @pkt: its parsed headers, an RC request opcode
+ *
+ * Context: softirq.
+ * Return: true if it was taken (answered, duplicate or not); false if it
+ * was dropped, and counted.
+ */
+bool sr_resp_rc(struct sr_qp *qp, const struct sk_buff *skb,
+		const struct sr_pkt *pkt)
+{
+	struct sr_dev *sdev = to_sr_dev(qp->ibqp.device);
+	enum ib_qp_state state = sr_qp_state(qp);
+	struct ib_wc wc = {};
+	bool done = false;
+	s32 d;
+	u8 syn;
+
+	if (state != IB_QPS_RTR && state != IB_QPS_RTS) {
+		sr_count(&sdev->counters, SR_DROP_STATE);
+		return false;
+	}
+	if ((pkt->pkey & 0x7fff) != (SR_PKEY_DEFAULT & 0x7fff)) {
+		sr_count(&sdev->counters, SR_DROP_PKEY);
+		return false;
+	}
+	spin_lock_bh(&qp->resp_lock);
+	d = sr_psn_diff(pkt->psn, qp->resp_psn);
+	if (d < 0) {
+		/* Seen: its ACK was lost, or it crossed one */
+		sr_count(&sdev->counters, SR_DUPLICATE_REQUEST);
+		if (pkt->ackreq)
+			sr_resp_ack(qp, SR_AETH_ACK | SR_AETH_NO_CREDITS,
+				    sr_psn_add(qp->resp_psn, -1));
+	} else if (d > 0) {
+		sr_count(&sdev->counters, SR_OUT_OF_SEQ_REQUEST);
+		if (!qp->resp_nak)
+			sr_resp_ack(qp, SR_AETH_NAK | SR_NAK_PSN_SEQ,
+				    qp->resp_psn);
+		qp->resp_nak = true;
+	} else {
+		qp->resp_nak = false;
+		syn = sr_resp_rc_next(qp, skb, pkt, &wc, &done);
+		if (done) {
+			wc.port_num = 1;
+			sr_resp_wqe_done(qp);
+			sr_resp_complete(qp, &wc, pkt->se);
+		}
+		sr_resp_rc_answer(qp, pkt, syn);
+	}
+	spin_unlock_bh(&qp->resp_lock);
+	if (sr_qp_state(qp) == IB_QPS_ERR)
 		sr_req_kick(qp);
 	return true;
 }

@@ -20,3 +20,4 @@
 #include "../../../hw/rxe/post.c"
 #include "../../../hw/rxe/req.c"
 #include "../../../hw/rxe/resp.c"
+#include "../../../hw/rxe/comp.c"

@@ -34,7 +34,7 @@ HW = '/sys/class/infiniband/%s/ports/1/hw_counters/'
 DROPS = ('drop_bad_opcode', 'drop_bad_version', 'drop_bad_length',
          'drop_bad_payload', 'drop_bad_icrc', 'drop_bad_qpn',
          'drop_bad_transport', 'drop_bad_state', 'drop_bad_pkey',
-         'drop_bad_qkey', 'drop_no_wqe')
+         'drop_bad_qkey', 'drop_no_wqe', 'drop_bad_psn')
 SHOWN = DROPS + ('rcvd_pkts',)
 
 # Opcodes and their extended headers' bytes (IBA vol. 1, 9.2, 9.4): RC
