@@ -25,326 +25,10 @@
 #include <net/udp_tunnel.h>
 #include <rdma/ib_cache.h>
 #include <rdma/ib_mad.h>
-#include "ah.h"
-#include "cq.h"
 #include "dev.h"
+#include "loop.h"
 #include "mem.h"
 #include "post.h"
-#include "qp.h"
-#include "recv.h"
-#include "srq.h"
-
-/**
- * struct ut_env - a device over lo and what its QPs share
- * @sdev: the device (not registered: the suite is its core)
- * @pd: the PD of everything
- * @mr: a DMA MR of @pd, local write: the lkey of every buffer
- * @sk4: the suite's IPv4 RoCEv2 socket, its packets to sr_recv(@sdev)
- * @sk6: the IPv6 one
- * @srq_events: SRQ limit events seen
- */
-struct ut_env {
-	struct sr_dev *sdev;
-	struct ib_pd *pd;
-	struct sr_mr *mr;
-	struct socket *sk4;
-	struct socket *sk6;
-	int srq_events;
-};
-
-static int ut_udp_recv(struct sock *sk, struct sk_buff *skb)
-{
-	struct sr_dev *sdev = rcu_dereference_sk_user_data(sk);
-
-	sr_recv(sdev, skb);
-	return 0;
-}
-
-static int ut_sock(struct ut_env *env, bool ipv6, struct socket **sockp)
-{
-	struct udp_tunnel_sock_cfg tcfg = {
-		.sk_user_data = env->sdev,
-		.encap_type = 1,
-		.encap_rcv = ut_udp_recv,
-	};
-	struct udp_port_cfg cfg = {
-		.family = ipv6 ? AF_INET6 : AF_INET,
-		.local_udp_port = htons(ROCE_V2_UDP_DPORT),
-		.ipv6_v6only = ipv6,
-	};
-	int ret = udp_sock_create(&init_net, &cfg, sockp);
-
-	if (!ret)
-		setup_udp_tunnel_sock(&init_net, *sockp, &tcfg);
-	return ret;
-}
-
-static void ut_env_free(struct kunit_resource *res)
-{
-	struct ut_env *env = res->data;
-
-	if (env->sk6)
-		udp_tunnel_sock_release(env->sk6);
-	if (env->sk4)
-		udp_tunnel_sock_release(env->sk4);
-	/* No packet is in flight once the sockets are gone */
-	synchronize_net();
-	if (env->mr)
-		sr_dereg_mr(&env->mr->ibmr, NULL);
-	sr_counters_free(&env->sdev->counters);
-	dev_put(env->sdev->ndev);
-}
-
-static struct ut_env *ut_env(struct kunit *test)
-{
-	struct ut_env *env = kunit_kzalloc(test, sizeof(*env), GFP_KERNEL);
-	struct sr_dev *sdev = kunit_kzalloc(test, sizeof(*sdev), GFP_KERNEL);
-	struct ib_mr *ibmr;
-	int ret;
-
-	KUNIT_ASSERT_NOT_NULL(test, env);
-	KUNIT_ASSERT_NOT_NULL(test, sdev);
-	KUNIT_ASSERT_EQ(test, sr_counters_init(&sdev->counters), 0);
-	sdev->ndev = init_net.loopback_dev;
-	dev_hold(sdev->ndev);
-	xa_init_flags(&sdev->qps, XA_FLAGS_ALLOC);
-	xa_init_flags(&sdev->mrs, XA_FLAGS_ALLOC1);
-	xa_init_flags(&sdev->ahs, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
-	env->sdev = sdev;
-	if (!kunit_alloc_resource(test, NULL, ut_env_free, GFP_KERNEL, env)) {
-		sr_counters_free(&sdev->counters);
-		dev_put(sdev->ndev);
-		KUNIT_ASSERT_FAILURE(test, "no room to track the device");
-	}
-	env->pd = kunit_kzalloc(test, sizeof(*env->pd), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, env->pd);
-	env->pd->device = &sdev->ibdev;
-	ibmr = sr_get_dma_mr(env->pd, IB_ACCESS_LOCAL_WRITE);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(ibmr));
-	ibmr->device = &sdev->ibdev;
-	ibmr->pd = env->pd;
-	env->mr = to_sr_mr(ibmr);
-
-	ret = ut_sock(env, false, &env->sk4);
-	if (ret == -EADDRINUSE)
-		kunit_skip(test, "port 4791 is taken (a RoCEv2 driver?)");
-	KUNIT_ASSERT_EQ(test, ret, 0);
-	KUNIT_ASSERT_EQ(test, ut_sock(env, true, &env->sk6), 0);
-	return env;
-}
-
-static void ut_cq_free(struct kunit_resource *res)
-{
-	sr_destroy_cq(res->data, NULL);
-}
-
-static struct sr_cq *ut_cq(struct kunit *test, struct ut_env *env)
-{
-	struct ib_cq_init_attr attr = { .cqe = 256 };
-	struct sr_cq *cq = kunit_kzalloc(test, sizeof(*cq), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, cq);
-	cq->ibcq.device = &env->sdev->ibdev;
-	KUNIT_ASSERT_EQ(test, sr_create_cq(&cq->ibcq, &attr, NULL), 0);
-	if (!kunit_alloc_resource(test, NULL, ut_cq_free, GFP_KERNEL,
-				  &cq->ibcq)) {
-		sr_destroy_cq(&cq->ibcq, NULL);
-		KUNIT_ASSERT_FAILURE(test, "no room to track the CQ");
-	}
-	return cq;
-}
-
-static void ut_srq_event(struct ib_event *ev, void *ctx)
-{
-	struct ut_env *env = ctx;
-
-	if (ev->event == IB_EVENT_SRQ_LIMIT_REACHED)
-		env->srq_events++;
-}
-
-static void ut_srq_free(struct kunit_resource *res)
-{
-	sr_destroy_srq(res->data, NULL);
-}
-
-static struct sr_srq *ut_srq(struct kunit *test, struct ut_env *env,
-			     u32 limit)
-{
-	struct ib_srq_init_attr init = {
-		.attr = { .max_wr = 8, .max_sge = 2, .srq_limit = limit },
-		.srq_type = IB_SRQT_BASIC,
-	};
-	struct sr_srq *srq = kunit_kzalloc(test, sizeof(*srq), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, srq);
-	srq->ibsrq.device = &env->sdev->ibdev;
-	srq->ibsrq.pd = env->pd;
-	srq->ibsrq.event_handler = ut_srq_event;
-	srq->ibsrq.srq_context = env;
-	KUNIT_ASSERT_EQ(test, sr_create_srq(&srq->ibsrq, &init, NULL), 0);
-	if (!kunit_alloc_resource(test, NULL, ut_srq_free, GFP_KERNEL,
-				  &srq->ibsrq)) {
-		sr_destroy_srq(&srq->ibsrq, NULL);
-		KUNIT_ASSERT_FAILURE(test, "no room to track the SRQ");
-	}
-	return srq;
-}
-
-static void ut_qp_free(struct kunit_resource *res)
-{
-	sr_destroy_qp(res->data, NULL);
-}
-
-static int ut_modify(struct sr_qp *qp, enum ib_qp_state state, int mask,
-		     struct ib_qp_attr *a)
-{
-	a->qp_state = state;
-	return sr_modify_qp(&qp->ibqp, a, mask | IB_QP_STATE, NULL);
-}
-
-#define UT_QKEY		0x11111111
-
-/*
- * A kernel QP of @type with room for @max_wr sends and receives, on its own
- * CQ (on @srq if not NULL), as the core hands it to create_qp, moved to
- * @state (RESET to RTS).
- */
-static struct sr_qp *ut_qp_sized(struct kunit *test, struct ut_env *env,
-				 enum ib_qp_type type, struct sr_srq *srq,
-				 enum ib_qp_state state, u32 max_wr)
-{
-	struct ib_qp_init_attr init = {
-		.qp_type = type,
-		.sq_sig_type = IB_SIGNAL_REQ_WR,
-		.cap = { .max_send_wr = max_wr, .max_recv_wr = max_wr,
-			 .max_send_sge = 3, .max_recv_sge = 3,
-			 .max_inline_data = 64 },
-	};
-	struct sr_qp *qp = kunit_kzalloc(test, sizeof(*qp), GFP_KERNEL);
-	struct sr_cq *cq = ut_cq(test, env);
-	struct ib_qp_attr a = { .qkey = UT_QKEY, .port_num = 1 };
-
-	KUNIT_ASSERT_NOT_NULL(test, qp);
-	qp->ibqp.device = &env->sdev->ibdev;
-	qp->ibqp.pd = env->pd;
-	qp->ibqp.qp_type = type;
-	qp->ibqp.send_cq = &cq->ibcq;
-	qp->ibqp.recv_cq = &cq->ibcq;
-	qp->ibqp.srq = srq ? &srq->ibsrq : NULL;
-	init.srq = qp->ibqp.srq;
-	KUNIT_ASSERT_EQ(test, sr_create_qp(&qp->ibqp, &init, NULL), 0);
-	if (!kunit_alloc_resource(test, NULL, ut_qp_free, GFP_KERNEL,
-				  &qp->ibqp)) {
-		sr_destroy_qp(&qp->ibqp, NULL);
-		KUNIT_ASSERT_FAILURE(test, "no room to track the QP");
-	}
-	if (state == IB_QPS_RESET || !sr_qp_is_ud(qp))
-		return qp;
-	/* The GSI QP's port is its device's: no IB_QP_PORT */
-	KUNIT_ASSERT_EQ(test, ut_modify(qp, IB_QPS_INIT, IB_QP_PKEY_INDEX |
-					(type == IB_QPT_GSI ? 0 : IB_QP_PORT) |
-					IB_QP_QKEY, &a), 0);
-	if (state == IB_QPS_INIT)
-		return qp;
-	KUNIT_ASSERT_EQ(test, ut_modify(qp, IB_QPS_RTR, 0, &a), 0);
-	if (state == IB_QPS_RTR)
-		return qp;
-	a.sq_psn = 100;
-	KUNIT_ASSERT_EQ(test, ut_modify(qp, IB_QPS_RTS, IB_QP_SQ_PSN, &a), 0);
-	return qp;
-}
-
-static struct sr_qp *ut_qp(struct kunit *test, struct ut_env *env,
-			   enum ib_qp_type type, struct sr_srq *srq,
-			   enum ib_qp_state state)
-{
-	return ut_qp_sized(test, env, type, srq, state, 8);
-}
-
-static void ut_ah_free(struct kunit_resource *res)
-{
-	sr_destroy_ah(res->data, 0);
-}
-
-/* An AH of @pd from and to @addr ("127.0.0.1" or "::1") over lo. */
-static struct sr_ah *ut_ah(struct kunit *test, struct ut_env *env,
-			   struct ib_pd *pd, const char *addr)
-{
-	struct ib_gid_attr *g = kunit_kzalloc(test, sizeof(*g), GFP_KERNEL);
-	struct sr_ah *ah = kunit_kzalloc(test, sizeof(*ah), GFP_KERNEL);
-	struct rdma_ah_init_attr init = { .flags = RDMA_CREATE_AH_SLEEPABLE };
-	struct rdma_ah_attr a = {};
-	__be32 v4;
-
-	KUNIT_ASSERT_NOT_NULL(test, g);
-	KUNIT_ASSERT_NOT_NULL(test, ah);
-	g->gid_type = IB_GID_TYPE_ROCE_UDP_ENCAP;
-	RCU_INIT_POINTER(g->ndev, env->sdev->ndev);
-	if (in4_pton(addr, -1, (u8 *)&v4, -1, NULL))
-		ipv6_addr_set_v4mapped(v4, (struct in6_addr *)g->gid.raw);
-	else
-		KUNIT_ASSERT_EQ(test, in6_pton(addr, -1, g->gid.raw, -1, NULL),
-				1);
-	a.type = RDMA_AH_ATTR_TYPE_ROCE;
-	a.ah_flags = IB_AH_GRH;
-	a.grh.dgid = g->gid;
-	a.grh.sgid_attr = g;
-	a.grh.hop_limit = 64;
-	init.ah_attr = &a;
-	ah->ibah.device = &env->sdev->ibdev;
-	ah->ibah.pd = pd;
-	KUNIT_ASSERT_EQ(test, sr_create_ah(&ah->ibah, &init, NULL), 0);
-	if (!kunit_alloc_resource(test, NULL, ut_ah_free, GFP_KERNEL,
-				  &ah->ibah)) {
-		sr_destroy_ah(&ah->ibah, 0);
-		KUNIT_ASSERT_FAILURE(test, "no room to track the AH");
-	}
-	return ah;
-}
-
-/* A completion of @cq, waited for up to 2 s; false if none came. */
-static bool ut_poll(struct sr_cq *cq, struct ib_wc *wc)
-{
-	unsigned long end = jiffies + 2 * HZ;
-
-	do {
-		if (sr_poll_cq(&cq->ibcq, 1, wc) == 1)
-			return true;
-		usleep_range(2000, 5000);
-	} while (time_before(jiffies, end));
-	return false;
-}
-
-/* No completion in @cq, after the packets in flight had time. */
-static void ut_expect_none(struct kunit *test, struct sr_cq *cq)
-{
-	struct ib_wc wc;
-
-	msleep(100);
-	KUNIT_EXPECT_EQ(test, sr_poll_cq(&cq->ibcq, 1, &wc), 0);
-}
-
-static int ut_recv(struct ut_env *env, struct sr_qp *qp, u64 id, void *buf,
-		   u32 len)
-{
-	struct ib_sge sge = { .addr = (uintptr_t)buf, .length = len,
-			      .lkey = env->mr->ibmr.lkey };
-	struct ib_recv_wr wr = { .wr_id = id, .sg_list = &sge, .num_sge = 1 };
-	const struct ib_recv_wr *bad;
-
-	return sr_post_recv(&qp->ibqp, &wr, &bad);
-}
-
-static int ut_srq_recv(struct ut_env *env, struct sr_srq *srq, u64 id,
-		       void *buf, u32 len)
-{
-	struct ib_sge sge = { .addr = (uintptr_t)buf, .length = len,
-			      .lkey = env->mr->ibmr.lkey };
-	struct ib_recv_wr wr = { .wr_id = id, .sg_list = &sge, .num_sge = 1 };
-	const struct ib_recv_wr *bad;
-
-	return sr_post_srq_recv(&srq->ibsrq, &wr, &bad);
-}
 
 /* A UD send WR to @to through @ah, of @n entries of @sge. */
 static void ut_wr(struct ib_ud_wr *wr, u64 id, struct sr_ah *ah,
@@ -355,11 +39,11 @@ static void ut_wr(struct ib_ud_wr *wr, u64 id, struct sr_ah *ah,
 			.num_sge = n, .send_flags = IB_SEND_SIGNALED },
 		.ah = &ah->ibah,
 		.remote_qpn = to->ibqp.qp_num,
-		.remote_qkey = UT_QKEY,
+		.remote_qkey = LP_QKEY,
 	};
 }
 
-static int ut_send(struct ut_env *env, struct sr_qp *qp, struct ib_ud_wr *wr)
+static int ut_send(struct lp_env *env, struct sr_qp *qp, struct ib_ud_wr *wr)
 {
 	const struct ib_send_wr *bad;
 
@@ -369,10 +53,10 @@ static int ut_send(struct ut_env *env, struct sr_qp *qp, struct ib_ud_wr *wr)
 /* One message each way of the families, checked byte by byte. */
 static void ut_message(struct kunit *test, const char *addr, bool ipv4)
 {
-	struct ut_env *env = ut_env(test);
-	struct sr_qp *a = ut_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RTS);
-	struct sr_qp *b = ut_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RTS);
-	struct sr_ah *ah = ut_ah(test, env, env->pd, addr);
+	struct lp_env *env = lp_env(test);
+	struct sr_qp *a = lp_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RTS);
+	struct sr_qp *b = lp_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RTS);
+	struct sr_ah *ah = lp_ah(test, env, env->pd, addr);
 	u8 *src = kunit_kmalloc(test, 3000, GFP_KERNEL);
 	u8 *dst = kunit_kzalloc(test, 4096, GFP_KERNEL);
 	struct ib_sge sge[3];
@@ -390,17 +74,17 @@ static void ut_message(struct kunit *test, const char *addr, bool ipv4)
 				  env->mr->ibmr.lkey };
 	sge[2] = (struct ib_sge){ (uintptr_t)src + 1000, 2000,
 				  env->mr->ibmr.lkey };
-	KUNIT_ASSERT_EQ(test, ut_recv(env, b, 7, dst, 4096), 0);
+	KUNIT_ASSERT_EQ(test, lp_recv(env, b, 7, dst, 4096), 0);
 	ut_wr(&wr, 9, ah, b, sge, 3);
 	wr.wr.opcode = IB_WR_SEND_WITH_IMM;
 	wr.wr.ex.imm_data = cpu_to_be32(0xabcdef01);
 	KUNIT_ASSERT_EQ(test, ut_send(env, a, &wr), 0);
 
-	KUNIT_ASSERT_TRUE(test, ut_poll(to_sr_cq(a->ibqp.send_cq), &wc));
+	KUNIT_ASSERT_TRUE(test, lp_poll(to_sr_cq(a->ibqp.send_cq), &wc));
 	KUNIT_EXPECT_EQ(test, wc.wr_id, 9);
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
 	KUNIT_EXPECT_EQ(test, wc.opcode, IB_WC_SEND);
-	KUNIT_ASSERT_TRUE(test, ut_poll(to_sr_cq(b->ibqp.recv_cq), &wc));
+	KUNIT_ASSERT_TRUE(test, lp_poll(to_sr_cq(b->ibqp.recv_cq), &wc));
 	KUNIT_EXPECT_EQ(test, wc.wr_id, 7);
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
 	KUNIT_EXPECT_EQ(test, wc.opcode, IB_WC_RECV);
@@ -447,37 +131,37 @@ static void ut_ipv6(struct kunit *test)
 /* Inline data, and unsignaled sends that complete nothing. */
 static void ut_inline(struct kunit *test)
 {
-	struct ut_env *env = ut_env(test);
-	struct sr_qp *a = ut_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RTS);
-	struct sr_qp *b = ut_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RTS);
-	struct sr_ah *ah = ut_ah(test, env, env->pd, "127.0.0.1");
+	struct lp_env *env = lp_env(test);
+	struct sr_qp *a = lp_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RTS);
+	struct sr_qp *b = lp_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RTS);
+	struct sr_ah *ah = lp_ah(test, env, env->pd, "127.0.0.1");
 	char msg[] = "inline!", *dst = kunit_kzalloc(test, 64, GFP_KERNEL);
 	struct ib_sge sge = { (uintptr_t)msg, sizeof(msg), 0 };
 	struct ib_ud_wr wr;
 	struct ib_wc wc;
 
 	KUNIT_ASSERT_NOT_NULL(test, dst);
-	KUNIT_ASSERT_EQ(test, ut_recv(env, b, 1, dst, 64), 0);
+	KUNIT_ASSERT_EQ(test, lp_recv(env, b, 1, dst, 64), 0);
 	ut_wr(&wr, 2, ah, b, &sge, 1);
 	wr.wr.send_flags = IB_SEND_INLINE;
 	KUNIT_ASSERT_EQ(test, ut_send(env, a, &wr), 0);
 	/* The buffer may change once posted: the data went with the WQE */
 	msg[0] = 'X';
-	KUNIT_ASSERT_TRUE(test, ut_poll(to_sr_cq(b->ibqp.recv_cq), &wc));
+	KUNIT_ASSERT_TRUE(test, lp_poll(to_sr_cq(b->ibqp.recv_cq), &wc));
 	KUNIT_EXPECT_EQ(test, wc.byte_len, 40 + sizeof(msg));
 	KUNIT_EXPECT_STREQ(test, dst + 40, "inline!");
-	ut_expect_none(test, to_sr_cq(a->ibqp.send_cq));
+	lp_expect_none(test, to_sr_cq(a->ibqp.send_cq));
 }
 
 /* An SRQ feeds two QPs; its limit is reported once, when crossed. */
 static void ut_srq_feeds(struct kunit *test)
 {
-	struct ut_env *env = ut_env(test);
-	struct sr_srq *srq = ut_srq(test, env, 2);
-	struct sr_qp *a = ut_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RTS);
-	struct sr_qp *b = ut_qp(test, env, IB_QPT_UD, srq, IB_QPS_RTS);
-	struct sr_qp *c = ut_qp(test, env, IB_QPT_UD, srq, IB_QPS_RTS);
-	struct sr_ah *ah = ut_ah(test, env, env->pd, "127.0.0.1");
+	struct lp_env *env = lp_env(test);
+	struct sr_srq *srq = lp_srq(test, env, 2);
+	struct sr_qp *a = lp_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RTS);
+	struct sr_qp *b = lp_qp(test, env, IB_QPT_UD, srq, IB_QPS_RTS);
+	struct sr_qp *c = lp_qp(test, env, IB_QPT_UD, srq, IB_QPS_RTS);
+	struct sr_ah *ah = lp_ah(test, env, env->pd, "127.0.0.1");
 	u8 *dst = kunit_kzalloc(test, 4 * 128, GFP_KERNEL);
 	u32 word = 0x01020304;
 	struct ib_sge sge = { (uintptr_t)&word, 4, env->mr->ibmr.lkey };
@@ -487,13 +171,13 @@ static void ut_srq_feeds(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, dst);
 	for (i = 0; i < 4; i++)
-		KUNIT_ASSERT_EQ(test, ut_srq_recv(env, srq, 10 + i,
+		KUNIT_ASSERT_EQ(test, lp_srq_recv(env, srq, 10 + i,
 						  dst + i * 128, 128), 0);
 	for (i = 0; i < 3; i++) {
 		ut_wr(&wr, i, ah, i & 1 ? c : b, &sge, 1);
 		KUNIT_ASSERT_EQ(test, ut_send(env, a, &wr), 0);
 		KUNIT_ASSERT_TRUE(test,
-				  ut_poll(to_sr_cq((i & 1 ? c : b)->ibqp.recv_cq),
+				  lp_poll(to_sr_cq((i & 1 ? c : b)->ibqp.recv_cq),
 					  &wc));
 		/* The SRQ's WQEs in the order they were posted */
 		KUNIT_EXPECT_EQ(test, wc.wr_id, 10 + i);
@@ -508,13 +192,13 @@ static void ut_srq_feeds(struct kunit *test)
 /* Posts refused, and the WRs before a refusal still sent. */
 static void ut_post_refused(struct kunit *test)
 {
-	struct ut_env *env = ut_env(test);
-	struct sr_qp *a = ut_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RTS);
-	struct sr_qp *b = ut_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RTS);
-	struct sr_qp *init = ut_qp(test, env, IB_QPT_UD, NULL, IB_QPS_INIT);
-	struct sr_qp *rc = ut_qp(test, env, IB_QPT_RC, NULL, IB_QPS_RESET);
-	struct sr_qp *reset = ut_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RESET);
-	struct sr_ah *ah = ut_ah(test, env, env->pd, "127.0.0.1");
+	struct lp_env *env = lp_env(test);
+	struct sr_qp *a = lp_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RTS);
+	struct sr_qp *b = lp_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RTS);
+	struct sr_qp *init = lp_qp(test, env, IB_QPT_UD, NULL, IB_QPS_INIT);
+	struct sr_qp *rc = lp_qp(test, env, IB_QPT_RC, NULL, IB_QPS_RESET);
+	struct sr_qp *reset = lp_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RESET);
+	struct sr_ah *ah = lp_ah(test, env, env->pd, "127.0.0.1");
 	u8 *big = kunit_kzalloc(test, 1024, GFP_KERNEL);
 	struct ib_sge sge[SR_MAX_SGE + 1];
 	const struct ib_send_wr *bad;
@@ -544,12 +228,12 @@ static void ut_post_refused(struct kunit *test)
 	ut_wr(&wr2, 2, ah, b, sge, 1);
 	wr2.wr.opcode = IB_WR_RDMA_WRITE;
 	wr.wr.next = &wr2.wr;
-	KUNIT_ASSERT_EQ(test, ut_recv(env, b, 5, big, 128), 0);
+	KUNIT_ASSERT_EQ(test, lp_recv(env, b, 5, big, 128), 0);
 	KUNIT_EXPECT_EQ(test, sr_post_send(&a->ibqp, &wr.wr, &bad), -EINVAL);
 	KUNIT_EXPECT_PTR_EQ(test, bad, &wr2.wr);
-	KUNIT_ASSERT_TRUE(test, ut_poll(to_sr_cq(b->ibqp.recv_cq), &wc));
+	KUNIT_ASSERT_TRUE(test, lp_poll(to_sr_cq(b->ibqp.recv_cq), &wc));
 	KUNIT_EXPECT_EQ(test, wc.wr_id, 5);
-	KUNIT_ASSERT_TRUE(test, ut_poll(to_sr_cq(a->ibqp.send_cq), &wc));
+	KUNIT_ASSERT_TRUE(test, lp_poll(to_sr_cq(a->ibqp.send_cq), &wc));
 	KUNIT_EXPECT_EQ(test, wc.wr_id, 1);
 	/* Too many entries, too much inline data (what the QP has) */
 	wr.wr.next = NULL;
@@ -559,7 +243,7 @@ static void ut_post_refused(struct kunit *test)
 	wr.wr.num_sge = 1;
 	wr.wr.send_flags |= IB_SEND_INLINE;
 	KUNIT_EXPECT_EQ(test, ut_send(env, a, &wr), -EINVAL);
-	ut_expect_none(test, to_sr_cq(a->ibqp.send_cq));
+	lp_expect_none(test, to_sr_cq(a->ibqp.send_cq));
 }
 
 /*
@@ -568,10 +252,10 @@ static void ut_post_refused(struct kunit *test)
  */
 static void ut_post_irqs_off(struct kunit *test)
 {
-	struct ut_env *env = ut_env(test);
-	struct sr_qp *a = ut_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RTS);
-	struct sr_qp *b = ut_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RTS);
-	struct sr_ah *ah = ut_ah(test, env, env->pd, "127.0.0.1");
+	struct lp_env *env = lp_env(test);
+	struct sr_qp *a = lp_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RTS);
+	struct sr_qp *b = lp_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RTS);
+	struct sr_ah *ah = lp_ah(test, env, env->pd, "127.0.0.1");
 	u8 *dst = kunit_kzalloc(test, 16 * 64, GFP_KERNEL);
 	u32 word = 7;
 	struct ib_sge sge = { (uintptr_t)&word, 4, env->mr->ibmr.lkey };
@@ -583,8 +267,8 @@ static void ut_post_irqs_off(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, dst);
 	KUNIT_ASSERT_LE(test, rdepth, 16U);
 	for (i = 0; i < rdepth; i++)
-		KUNIT_ASSERT_EQ(test, ut_recv(env, b, i, dst + i * 64, 64), 0);
-	KUNIT_EXPECT_EQ(test, ut_recv(env, b, 99, dst, 64), -ENOMEM);
+		KUNIT_ASSERT_EQ(test, lp_recv(env, b, i, dst + i * 64, 64), 0);
+	KUNIT_EXPECT_EQ(test, lp_recv(env, b, 99, dst, 64), -ENOMEM);
 	ut_wr(&wr, 0, ah, b, &sge, 1);
 	local_irq_disable();
 	for (i = 0; i <= depth && !ret; i++) {
@@ -596,12 +280,12 @@ static void ut_post_irqs_off(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, i, depth + 1);
 	flush_work(&a->work);
 	for (i = 0; i < depth; i++) {
-		if (!ut_poll(to_sr_cq(a->ibqp.send_cq), &wc))
+		if (!lp_poll(to_sr_cq(a->ibqp.send_cq), &wc))
 			break;
 		KUNIT_EXPECT_EQ(test, wc.wr_id, i);
 	}
 	KUNIT_EXPECT_EQ(test, i, depth);
-	while (got < depth && ut_poll(to_sr_cq(b->ibqp.recv_cq), &wc)) {
+	while (got < depth && lp_poll(to_sr_cq(b->ibqp.recv_cq), &wc)) {
 		KUNIT_EXPECT_EQ(test, wc.wr_id, got);
 		got++;
 	}
@@ -614,11 +298,11 @@ static void ut_post_irqs_off(struct kunit *test)
  */
 static void ut_budget(struct kunit *test)
 {
-	struct ut_env *env = ut_env(test);
-	struct sr_qp *a = ut_qp_sized(test, env, IB_QPT_UD, NULL, IB_QPS_RTS,
+	struct lp_env *env = lp_env(test);
+	struct sr_qp *a = lp_qp_sized(test, env, IB_QPT_UD, NULL, IB_QPS_RTS,
 				      127);
-	struct sr_qp *b = ut_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RTS);
-	struct sr_ah *ah = ut_ah(test, env, env->pd, "127.0.0.1");
+	struct sr_qp *b = lp_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RTS);
+	struct sr_ah *ah = lp_ah(test, env, env->pd, "127.0.0.1");
 	u32 word = 7;
 	struct ib_sge sge = { (uintptr_t)&word, 4, env->mr->ibmr.lkey };
 	struct ib_ud_wr wr;
@@ -636,7 +320,7 @@ static void ut_budget(struct kunit *test)
 	local_irq_enable();
 	KUNIT_ASSERT_EQ(test, ret, 0);
 	for (i = 0; i < 100; i++) {
-		if (!ut_poll(to_sr_cq(a->ibqp.send_cq), &wc))
+		if (!lp_poll(to_sr_cq(a->ibqp.send_cq), &wc))
 			break;
 		KUNIT_EXPECT_EQ(test, wc.wr_id, i);
 	}
@@ -648,13 +332,13 @@ static void ut_budget(struct kunit *test)
 /* Packets a UD QP drops, each counted by why; no WQE is used. */
 static void ut_drops(struct kunit *test)
 {
-	struct ut_env *env = ut_env(test);
-	struct sr_qp *a = ut_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RTS);
-	struct sr_qp *b = ut_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RTS);
-	struct sr_qp *empty = ut_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RTS);
-	struct sr_qp *init = ut_qp(test, env, IB_QPT_UD, NULL, IB_QPS_INIT);
-	struct sr_qp *rc = ut_qp(test, env, IB_QPT_RC, NULL, IB_QPS_RESET);
-	struct sr_ah *ah = ut_ah(test, env, env->pd, "127.0.0.1");
+	struct lp_env *env = lp_env(test);
+	struct sr_qp *a = lp_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RTS);
+	struct sr_qp *b = lp_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RTS);
+	struct sr_qp *empty = lp_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RTS);
+	struct sr_qp *init = lp_qp(test, env, IB_QPT_UD, NULL, IB_QPS_INIT);
+	struct sr_qp *rc = lp_qp(test, env, IB_QPT_RC, NULL, IB_QPS_RESET);
+	struct sr_ah *ah = lp_ah(test, env, env->pd, "127.0.0.1");
 	struct sr_counters *c = &env->sdev->counters;
 	u8 *dst = kunit_kzalloc(test, 64, GFP_KERNEL);
 	u32 word = 7;
@@ -663,11 +347,11 @@ static void ut_drops(struct kunit *test)
 	struct ib_wc wc;
 
 	KUNIT_ASSERT_NOT_NULL(test, dst);
-	KUNIT_ASSERT_EQ(test, ut_recv(env, b, 1, dst, 64), 0);
-	KUNIT_ASSERT_EQ(test, ut_recv(env, init, 1, dst, 64), 0);
+	KUNIT_ASSERT_EQ(test, lp_recv(env, b, 1, dst, 64), 0);
+	KUNIT_ASSERT_EQ(test, lp_recv(env, init, 1, dst, 64), 0);
 	/* Another Q_Key */
 	ut_wr(&wr, 1, ah, b, &sge, 1);
-	wr.remote_qkey = UT_QKEY + 1;
+	wr.remote_qkey = LP_QKEY + 1;
 	KUNIT_ASSERT_EQ(test, ut_send(env, a, &wr), 0);
 	/* The QP's own Q_Key (top bit set): a's is b's */
 	ut_wr(&wr, 2, ah, init, &sge, 1);
@@ -689,8 +373,8 @@ static void ut_drops(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sr_counter_read(c, SR_DROP_NO_WQE), 1);
 	KUNIT_EXPECT_EQ(test, sr_counter_read(c, SR_DROP_TRANSPORT), 1);
 	KUNIT_EXPECT_EQ(test, sr_counter_read(c, SR_DROP_QPN), 1);
-	ut_expect_none(test, to_sr_cq(b->ibqp.recv_cq));
-	ut_expect_none(test, to_sr_cq(init->ibqp.recv_cq));
+	lp_expect_none(test, to_sr_cq(b->ibqp.recv_cq));
+	lp_expect_none(test, to_sr_cq(init->ibqp.recv_cq));
 	/* The sends completed all the same: UD does not know */
 	KUNIT_EXPECT_EQ(test, sr_poll_cq(a->ibqp.send_cq, 1, &wc), 1);
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
@@ -704,13 +388,13 @@ static void ut_drops(struct kunit *test)
  */
 static void ut_wqe_errors(struct kunit *test)
 {
-	struct ut_env *env = ut_env(test);
-	struct sr_qp *a = ut_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RTS);
-	struct sr_qp *b = ut_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RTS);
-	struct sr_qp *a2 = ut_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RTS);
+	struct lp_env *env = lp_env(test);
+	struct sr_qp *a = lp_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RTS);
+	struct sr_qp *b = lp_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RTS);
+	struct sr_qp *a2 = lp_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RTS);
 	struct ib_pd other = { .device = &env->sdev->ibdev };
-	struct sr_ah *ah = ut_ah(test, env, env->pd, "127.0.0.1");
-	struct sr_ah *foreign = ut_ah(test, env, &other, "127.0.0.1");
+	struct sr_ah *ah = lp_ah(test, env, env->pd, "127.0.0.1");
+	struct sr_ah *foreign = lp_ah(test, env, &other, "127.0.0.1");
 	u8 *buf = kunit_kzalloc(test, 5000, GFP_KERNEL);
 	struct ib_sge sge = { (uintptr_t)buf, 8, env->mr->ibmr.lkey };
 	struct ib_sge rsge = { (uintptr_t)buf, 64, env->mr->ibmr.lkey + 1 };
@@ -721,36 +405,36 @@ static void ut_wqe_errors(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, buf);
 	/* 8 bytes into 47: the GRH fits, the message does not */
-	KUNIT_ASSERT_EQ(test, ut_recv(env, b, 1, buf + 100, 47), 0);
+	KUNIT_ASSERT_EQ(test, lp_recv(env, b, 1, buf + 100, 47), 0);
 	ut_wr(&wr, 1, ah, b, &sge, 1);
 	KUNIT_ASSERT_EQ(test, ut_send(env, a, &wr), 0);
-	KUNIT_ASSERT_TRUE(test, ut_poll(to_sr_cq(b->ibqp.recv_cq), &wc));
+	KUNIT_ASSERT_TRUE(test, lp_poll(to_sr_cq(b->ibqp.recv_cq), &wc));
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_LOC_LEN_ERR);
 	KUNIT_EXPECT_EQ(test, sr_qp_state(b), IB_QPS_RTS);
 	/* An lkey of no MR: a protection error, then a flush */
 	KUNIT_ASSERT_EQ(test, sr_post_recv(&b->ibqp, &rwr, &rbad), 0);
-	KUNIT_ASSERT_EQ(test, ut_recv(env, b, 4, buf, 64), 0);
+	KUNIT_ASSERT_EQ(test, lp_recv(env, b, 4, buf, 64), 0);
 	KUNIT_ASSERT_EQ(test, ut_send(env, a, &wr), 0);
-	KUNIT_ASSERT_TRUE(test, ut_poll(to_sr_cq(b->ibqp.recv_cq), &wc));
+	KUNIT_ASSERT_TRUE(test, lp_poll(to_sr_cq(b->ibqp.recv_cq), &wc));
 	KUNIT_EXPECT_EQ(test, wc.wr_id, 3);
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_LOC_PROT_ERR);
-	KUNIT_ASSERT_TRUE(test, ut_poll(to_sr_cq(b->ibqp.recv_cq), &wc));
+	KUNIT_ASSERT_TRUE(test, lp_poll(to_sr_cq(b->ibqp.recv_cq), &wc));
 	KUNIT_EXPECT_EQ(test, wc.wr_id, 4);
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_WR_FLUSH_ERR);
 	KUNIT_EXPECT_EQ(test, sr_qp_state(b), IB_QPS_ERR);
 	/* Posted in ERR: flushed by the QP's work */
-	KUNIT_ASSERT_EQ(test, ut_recv(env, b, 5, buf, 64), 0);
-	KUNIT_ASSERT_TRUE(test, ut_poll(to_sr_cq(b->ibqp.recv_cq), &wc));
+	KUNIT_ASSERT_EQ(test, lp_recv(env, b, 5, buf, 64), 0);
+	KUNIT_ASSERT_TRUE(test, lp_poll(to_sr_cq(b->ibqp.recv_cq), &wc));
 	KUNIT_EXPECT_EQ(test, wc.wr_id, 5);
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_WR_FLUSH_ERR);
 
 	/* Sends: all the SQ's in one run, the first failing */
-	KUNIT_ASSERT_TRUE(test, ut_poll(to_sr_cq(a->ibqp.send_cq), &wc));
-	KUNIT_ASSERT_TRUE(test, ut_poll(to_sr_cq(a->ibqp.send_cq), &wc));
+	KUNIT_ASSERT_TRUE(test, lp_poll(to_sr_cq(a->ibqp.send_cq), &wc));
+	KUNIT_ASSERT_TRUE(test, lp_poll(to_sr_cq(a->ibqp.send_cq), &wc));
 	sge.length = 4097;
 	ut_wr(&wr, 6, ah, b, &sge, 1);
 	KUNIT_ASSERT_EQ(test, ut_send(env, a, &wr), 0);
-	KUNIT_ASSERT_TRUE(test, ut_poll(to_sr_cq(a->ibqp.send_cq), &wc));
+	KUNIT_ASSERT_TRUE(test, lp_poll(to_sr_cq(a->ibqp.send_cq), &wc));
 	KUNIT_EXPECT_EQ(test, wc.wr_id, 6);
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_LOC_LEN_ERR);
 	KUNIT_EXPECT_EQ(test, sr_qp_state(a), IB_QPS_ERR);
@@ -758,13 +442,13 @@ static void ut_wqe_errors(struct kunit *test)
 	ut_wr(&wr, 7, ah, b, &sge, 1);
 	wr.wr.send_flags = 0;
 	KUNIT_ASSERT_EQ(test, ut_send(env, a, &wr), 0);
-	KUNIT_ASSERT_TRUE(test, ut_poll(to_sr_cq(a->ibqp.send_cq), &wc));
+	KUNIT_ASSERT_TRUE(test, lp_poll(to_sr_cq(a->ibqp.send_cq), &wc));
 	KUNIT_EXPECT_EQ(test, wc.wr_id, 7);
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_WR_FLUSH_ERR);
 
 	ut_wr(&wr, 8, foreign, b, &sge, 1);
 	KUNIT_ASSERT_EQ(test, ut_send(env, a2, &wr), 0);
-	KUNIT_ASSERT_TRUE(test, ut_poll(to_sr_cq(a2->ibqp.send_cq), &wc));
+	KUNIT_ASSERT_TRUE(test, lp_poll(to_sr_cq(a2->ibqp.send_cq), &wc));
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_LOC_QP_OP_ERR);
 	KUNIT_EXPECT_EQ(test, sr_qp_state(a2), IB_QPS_ERR);
 	KUNIT_EXPECT_EQ(test, sr_counter_read(&env->sdev->counters,
@@ -774,8 +458,8 @@ static void ut_wqe_errors(struct kunit *test)
 /* A QP moved to ERR flushes both queues; to RESET empties them. */
 static void ut_modify_flush(struct kunit *test)
 {
-	struct ut_env *env = ut_env(test);
-	struct sr_qp *b = ut_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RTS);
+	struct lp_env *env = lp_env(test);
+	struct sr_qp *b = lp_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RTS);
 	u8 *buf = kunit_kzalloc(test, 64, GFP_KERNEL);
 	struct ib_qp_attr attr = {};
 	struct ib_wc wc;
@@ -783,16 +467,16 @@ static void ut_modify_flush(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, buf);
 	for (i = 0; i < 3; i++)
-		KUNIT_ASSERT_EQ(test, ut_recv(env, b, i, buf, 64), 0);
-	KUNIT_ASSERT_EQ(test, ut_modify(b, IB_QPS_ERR, 0, &attr), 0);
+		KUNIT_ASSERT_EQ(test, lp_recv(env, b, i, buf, 64), 0);
+	KUNIT_ASSERT_EQ(test, lp_modify(b, IB_QPS_ERR, 0, &attr), 0);
 	for (i = 0; i < 3; i++) {
 		KUNIT_ASSERT_EQ(test, sr_poll_cq(b->ibqp.recv_cq, 1, &wc), 1);
 		KUNIT_EXPECT_EQ(test, wc.wr_id, i);
 		KUNIT_EXPECT_EQ(test, wc.status, IB_WC_WR_FLUSH_ERR);
 	}
-	KUNIT_ASSERT_EQ(test, ut_modify(b, IB_QPS_RESET, 0, &attr), 0);
+	KUNIT_ASSERT_EQ(test, lp_modify(b, IB_QPS_RESET, 0, &attr), 0);
 	KUNIT_EXPECT_EQ(test, sr_queue_count(&b->rq), 0);
-	KUNIT_EXPECT_EQ(test, ut_recv(env, b, 9, buf, 64), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lp_recv(env, b, 9, buf, 64), -EINVAL);
 }
 
 /*
@@ -802,10 +486,10 @@ static void ut_modify_flush(struct kunit *test)
  */
 static void ut_gsi(struct kunit *test)
 {
-	struct ut_env *env = ut_env(test);
-	struct sr_qp *gsi = ut_qp(test, env, IB_QPT_GSI, NULL, IB_QPS_RESET);
-	struct sr_qp *a = ut_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RTS);
-	struct sr_ah *ah = ut_ah(test, env, env->pd, "127.0.0.1");
+	struct lp_env *env = lp_env(test);
+	struct sr_qp *gsi = lp_qp(test, env, IB_QPT_GSI, NULL, IB_QPS_RESET);
+	struct sr_qp *a = lp_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RTS);
+	struct sr_ah *ah = lp_ah(test, env, env->pd, "127.0.0.1");
 	struct ib_qp_init_attr init = { .qp_type = IB_QPT_GSI,
 					.cap = { .max_send_wr = 1,
 						 .max_recv_wr = 1 } };
@@ -829,38 +513,38 @@ static void ut_gsi(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, xa_load(&env->sdev->qps, 1), gsi);
 
 	/* As the MAD layer brings it up */
-	KUNIT_ASSERT_EQ(test, ut_modify(gsi, IB_QPS_INIT, IB_QP_PKEY_INDEX |
+	KUNIT_ASSERT_EQ(test, lp_modify(gsi, IB_QPS_INIT, IB_QP_PKEY_INDEX |
 					IB_QP_QKEY, &attr), 0);
-	KUNIT_ASSERT_EQ(test, ut_modify(gsi, IB_QPS_RTR, 0, &attr), 0);
+	KUNIT_ASSERT_EQ(test, lp_modify(gsi, IB_QPS_RTR, 0, &attr), 0);
 	attr.sq_psn = 0;
-	KUNIT_ASSERT_EQ(test, ut_modify(gsi, IB_QPS_RTS, IB_QP_SQ_PSN, &attr),
+	KUNIT_ASSERT_EQ(test, lp_modify(gsi, IB_QPS_RTS, IB_QP_SQ_PSN, &attr),
 			0);
-	KUNIT_ASSERT_EQ(test, ut_recv(env, gsi, 1, mad, 256 + 40), 0);
+	KUNIT_ASSERT_EQ(test, lp_recv(env, gsi, 1, mad, 256 + 40), 0);
 	/*
 	 * A Q_Key with its top bit set is a controlled one: a UD QP sends
 	 * it only as its own (a peer's GSI QP, say)
 	 */
-	KUNIT_ASSERT_EQ(test, ut_modify(a, IB_QPS_RTS, IB_QP_QKEY, &attr), 0);
+	KUNIT_ASSERT_EQ(test, lp_modify(a, IB_QPS_RTS, IB_QP_QKEY, &attr), 0);
 	memset(out, 0x81, 256);
 	ut_wr(&wr, 2, ah, gsi, &sge, 1);
 	wr.remote_qkey = IB_QP1_QKEY;
 	KUNIT_ASSERT_EQ(test, ut_send(env, a, &wr), 0);
-	KUNIT_ASSERT_TRUE(test, ut_poll(to_sr_cq(gsi->ibqp.recv_cq), &wc));
+	KUNIT_ASSERT_TRUE(test, lp_poll(to_sr_cq(gsi->ibqp.recv_cq), &wc));
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
 	KUNIT_EXPECT_EQ(test, wc.byte_len, 256 + 40);
 	KUNIT_EXPECT_EQ(test, wc.src_qp, a->ibqp.qp_num);
 	KUNIT_EXPECT_EQ(test, mad[40], 0x81);
 	KUNIT_EXPECT_EQ(test, mad[40 + 255], 0x81);
 	/* a's CQ is its send and receive CQ: its send completed first */
-	KUNIT_ASSERT_TRUE(test, ut_poll(to_sr_cq(a->ibqp.send_cq), &wc));
+	KUNIT_ASSERT_TRUE(test, lp_poll(to_sr_cq(a->ibqp.send_cq), &wc));
 	KUNIT_EXPECT_EQ(test, wc.wr_id, 2);
 
 	/* And back, from QP1, with its own Q_Key */
-	KUNIT_ASSERT_EQ(test, ut_recv(env, a, 3, mad, 256 + 40), 0);
+	KUNIT_ASSERT_EQ(test, lp_recv(env, a, 3, mad, 256 + 40), 0);
 	ut_wr(&wr, 4, ah, a, &sge, 1);
 	wr.remote_qkey = IB_QP1_QKEY;
 	KUNIT_ASSERT_EQ(test, ut_send(env, gsi, &wr), 0);
-	KUNIT_ASSERT_TRUE(test, ut_poll(to_sr_cq(a->ibqp.recv_cq), &wc));
+	KUNIT_ASSERT_TRUE(test, lp_poll(to_sr_cq(a->ibqp.recv_cq), &wc));
 	KUNIT_EXPECT_EQ(test, wc.wr_id, 3);
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
 	KUNIT_EXPECT_EQ(test, wc.src_qp, 1);
@@ -899,10 +583,10 @@ static void ut_chain_comp(struct ib_cq *cq, void *ctx)
  */
 static void ut_reentrant(struct kunit *test)
 {
-	struct ut_env *env = ut_env(test);
-	struct sr_qp *a = ut_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RTS);
-	struct sr_qp *b = ut_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RTS);
-	struct sr_ah *ah = ut_ah(test, env, env->pd, "127.0.0.1");
+	struct lp_env *env = lp_env(test);
+	struct sr_qp *a = lp_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RTS);
+	struct sr_qp *b = lp_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RTS);
+	struct sr_ah *ah = lp_ah(test, env, env->pd, "127.0.0.1");
 	struct ib_cq *cq = a->ibqp.send_cq;
 	u32 word = 7;
 	struct ib_sge sge = { (uintptr_t)&word, 4, env->mr->ibmr.lkey };
@@ -933,9 +617,9 @@ static void ut_reentrant(struct kunit *test)
  */
 static void ut_raw_wqes(struct kunit *test)
 {
-	struct ut_env *env = ut_env(test);
-	struct sr_qp *b = ut_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RTS);
-	struct sr_ah *ah = ut_ah(test, env, env->pd, "127.0.0.1");
+	struct lp_env *env = lp_env(test);
+	struct sr_qp *b = lp_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RTS);
+	struct sr_ah *ah = lp_ah(test, env, env->pd, "127.0.0.1");
 	static const struct {
 		u32 opcode, flags, num_sge, length, ah_delta;
 		enum ib_wc_status want;
@@ -954,7 +638,7 @@ static void ut_raw_wqes(struct kunit *test)
 	int i;
 
 	for (i = 0; i < ARRAY_SIZE(rows); i++) {
-		a = ut_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RTS);
+		a = lp_qp(test, env, IB_QPT_UD, NULL, IB_QPS_RTS);
 		wqe = sr_queue_next(&a->sq);
 		KUNIT_ASSERT_NOT_NULL(test, wqe);
 		memset(wqe, 0, sr_queue_elem(&a->sq));
@@ -962,7 +646,7 @@ static void ut_raw_wqes(struct kunit *test)
 		wqe->wr.opcode = rows[i].opcode;
 		wqe->wr.send_flags = rows[i].flags | IB_SEND_SIGNALED;
 		wqe->wr.wr.ud.remote_qpn = b->ibqp.qp_num;
-		wqe->wr.wr.ud.remote_qkey = UT_QKEY;
+		wqe->wr.wr.ud.remote_qkey = LP_QKEY;
 		wqe->wr.wr.ud.ah_num = ah->num + rows[i].ah_delta;
 		wqe->dma.num_sge = rows[i].num_sge;
 		wqe->dma.length = rows[i].length;
@@ -971,7 +655,7 @@ static void ut_raw_wqes(struct kunit *test)
 		sr_queue_produced(&a->sq);
 		/* The doorbell: a post of nothing */
 		KUNIT_EXPECT_EQ(test, sr_post_send(&a->ibqp, NULL, &bad), 0);
-		KUNIT_ASSERT_TRUE(test, ut_poll(to_sr_cq(a->ibqp.send_cq), &wc));
+		KUNIT_ASSERT_TRUE(test, lp_poll(to_sr_cq(a->ibqp.send_cq), &wc));
 		KUNIT_EXPECT_EQ_MSG(test, wc.status, rows[i].want, "row %d", i);
 		KUNIT_EXPECT_EQ(test, sr_qp_state(a), IB_QPS_ERR);
 	}

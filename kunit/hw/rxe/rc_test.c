@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite rdma_rxe_rc: the RC data path of hw/rxe (req.c, comp.c,
+ * resp.c) end to end over lo (loop.h), between two QPs whose PSNs start
+ * just before the 24-bit wrap: sends of several packets with immediate
+ * data and of none, writes of several packets to an odd address and with
+ * immediate data; then what the protocol is for: an RNR NAK waited out, a
+ * lost request packet (a sequence NAK and a rewind), a lost ACK (a
+ * timeout, a duplicate and its ACK again), a write the remote MR does not
+ * allow (both QPs to ERR), a peer that never answers (retries exhausted).
+ */
+#include <kunit/test.h>
+#include <linux/delay.h>
+#include "dev.h"
+#include "loop.h"
+#include "mem.h"
+#include "post.h"
+
+/* Where the PSNs start: the 24-bit wrap within the first messages */
+#define RT_PSN		0xfffffd
+
+/* One QP's way to @peer, through INIT and RTR to RTS. */
+static void rt_connect(struct kunit *test, struct lp_env *env,
+		       struct sr_qp *qp, u32 peer_qpn, u8 retry)
+{
+	struct ib_qp_attr a = {
+		.port_num = 1,
+		.qp_access_flags = IB_ACCESS_LOCAL_WRITE |
+				   IB_ACCESS_REMOTE_WRITE,
+		.path_mtu = IB_MTU_1024,
+		.dest_qp_num = peer_qpn,
+		.rq_psn = RT_PSN,
+		.sq_psn = RT_PSN,
+		.max_dest_rd_atomic = 1,
+		.max_rd_atomic = 1,
+		.min_rnr_timer = 1,
+		.timeout = 10,		/* 4 ms */
+		.retry_cnt = retry,
+		.rnr_retry = 7,
+	};
+
+	KUNIT_ASSERT_EQ(test, lp_modify(qp, IB_QPS_INIT, IB_QP_PKEY_INDEX |
+					IB_QP_PORT | IB_QP_ACCESS_FLAGS, &a),
+			0);
+	lp_path(test, env, &a.ah_attr, "127.0.0.1");
+	KUNIT_ASSERT_EQ(test, lp_modify(qp, IB_QPS_RTR, IB_QP_AV |
+					IB_QP_PATH_MTU | IB_QP_DEST_QPN |
+					IB_QP_RQ_PSN |
+					IB_QP_MAX_DEST_RD_ATOMIC |
+					IB_QP_MIN_RNR_TIMER, &a), 0);
+	KUNIT_ASSERT_EQ(test, lp_modify(qp, IB_QPS_RTS, IB_QP_SQ_PSN |
+					IB_QP_TIMEOUT | IB_QP_RETRY_CNT |
+					IB_QP_RNR_RETRY |
+					IB_QP_MAX_QP_RD_ATOMIC, &a), 0);
+}
+
+/* Two RC QPs connected to each other. */
+static void rt_pair(struct kunit *test, struct lp_env *env,
+		    struct sr_qp **a, struct sr_qp **b)
+{
+	*a = lp_qp(test, env, IB_QPT_RC, NULL, IB_QPS_RESET);
+	*b = lp_qp(test, env, IB_QPT_RC, NULL, IB_QPS_RESET);
+	rt_connect(test, env, *a, (*b)->ibqp.qp_num, 7);
+	rt_connect(test, env, *b, (*a)->ibqp.qp_num, 7);
+}
+
+static int rt_post(struct sr_qp *qp, struct ib_rdma_wr *wr)
+{
+	const struct ib_send_wr *bad;
+
+	return sr_post_send(&qp->ibqp, &wr->wr, &bad);
+}
+
+/* A signaled WR of @op over @len bytes of @buf (lkey of the device's MR). */
+static void rt_wr(struct lp_env *env, struct ib_rdma_wr *wr,
+		  struct ib_sge *sge, u64 id, enum ib_wr_opcode op, void *buf,
+		  u32 len)
+{
+	*sge = (struct ib_sge){ (uintptr_t)buf, len, env->mr->ibmr.lkey };
+	*wr = (struct ib_rdma_wr){
+		.wr = { .wr_id = id, .opcode = op, .sg_list = sge,
+			.num_sge = 1, .send_flags = IB_SEND_SIGNALED },
+	};
+}
+
+static u8 *rt_buf(struct kunit *test, u32 len, u8 seed)
+{
+	u8 *p = kunit_kmalloc(test, len, GFP_KERNEL);
+	u32 i;
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	for (i = 0; i < len; i++)
+		p[i] = seed + i * 11 + (i >> 8);
+	return p;
+}
+
+static u64 rt_count(struct lp_env *env, enum sr_counter c)
+{
+	return sr_counter_read(&env->sdev->counters, c);
+}
+
+/* Sends of three packets (across the PSN wrap) and of none. */
+static void rt_send(struct kunit *test)
+{
+	struct lp_env *env = lp_env(test);
+	u8 *src = rt_buf(test, 3000, 1), *dst = rt_buf(test, 4096, 0);
+	struct ib_rdma_wr wr;
+	struct ib_sge sge;
+	struct sr_qp *a, *b;
+	struct ib_wc wc;
+
+	rt_pair(test, env, &a, &b);
+	KUNIT_ASSERT_EQ(test, lp_recv(env, b, 1, dst, 4096), 0);
+	KUNIT_ASSERT_EQ(test, lp_recv(env, b, 2, dst, 4096), 0);
+	rt_wr(env, &wr, &sge, 10, IB_WR_SEND_WITH_IMM, src, 3000);
+	wr.wr.ex.imm_data = cpu_to_be32(0x12345678);
+	KUNIT_ASSERT_EQ(test, rt_post(a, &wr), 0);
+	KUNIT_ASSERT_TRUE(test, lp_poll(to_sr_cq(b->ibqp.recv_cq), &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 1);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, wc.opcode, IB_WC_RECV);
+	KUNIT_EXPECT_EQ(test, wc.byte_len, 3000);
+	KUNIT_EXPECT_TRUE(test, wc.wc_flags & IB_WC_WITH_IMM);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(wc.ex.imm_data), 0x12345678);
+	KUNIT_EXPECT_EQ(test, memcmp(dst, src, 3000), 0);
+	KUNIT_ASSERT_TRUE(test, lp_poll(to_sr_cq(a->ibqp.send_cq), &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 10);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, wc.opcode, IB_WC_SEND);
+
+	rt_wr(env, &wr, &sge, 11, IB_WR_SEND, src, 0);
+	KUNIT_ASSERT_EQ(test, rt_post(a, &wr), 0);
+	KUNIT_ASSERT_TRUE(test, lp_poll(to_sr_cq(b->ibqp.recv_cq), &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 2);
+	KUNIT_EXPECT_EQ(test, wc.byte_len, 0);
+	KUNIT_ASSERT_TRUE(test, lp_poll(to_sr_cq(a->ibqp.send_cq), &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 11);
+	/* Three packets and one, each answered; nothing sent again */
+	KUNIT_EXPECT_EQ(test, rt_count(env, SR_COMPLETER_RETRY_ERR), 0);
+	KUNIT_EXPECT_EQ(test, rt_count(env, SR_DUPLICATE_REQUEST), 0);
+}
+
+/* A DMA MR that remote writes may use, freed with the test. */
+static struct sr_mr *rt_remote_mr(struct kunit *test, struct lp_env *env)
+{
+	struct ib_mr *ibmr = sr_get_dma_mr(env->pd, IB_ACCESS_LOCAL_WRITE |
+					   IB_ACCESS_REMOTE_WRITE);
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(ibmr));
+	ibmr->device = &env->sdev->ibdev;
+	ibmr->pd = env->pd;
+	return to_sr_mr(ibmr);
+}
+
+/* Writes of five packets to an odd address, and with immediate data. */
+static void rt_write(struct kunit *test)
+{
+	struct lp_env *env = lp_env(test);
+	struct sr_mr *mr = rt_remote_mr(test, env);
+	u8 *src = rt_buf(test, 5000, 3), *dst = rt_buf(test, 6000, 0);
+	struct ib_rdma_wr wr;
+	struct ib_sge sge;
+	struct sr_qp *a, *b;
+	struct ib_wc wc;
+
+	rt_pair(test, env, &a, &b);
+	memset(dst, 0, 6000);
+	rt_wr(env, &wr, &sge, 20, IB_WR_RDMA_WRITE, src, 5000);
+	wr.remote_addr = (uintptr_t)dst + 7;
+	wr.rkey = mr->ibmr.rkey;
+	KUNIT_ASSERT_EQ(test, rt_post(a, &wr), 0);
+	KUNIT_ASSERT_TRUE(test, lp_poll(to_sr_cq(a->ibqp.send_cq), &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 20);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, wc.opcode, IB_WC_RDMA_WRITE);
+	KUNIT_EXPECT_EQ(test, memcmp(dst + 7, src, 5000), 0);
+	KUNIT_EXPECT_EQ(test, dst[6], 0);
+	KUNIT_EXPECT_EQ(test, dst[5007], 0);
+	/* No receive WQE was used */
+	lp_expect_none(test, to_sr_cq(b->ibqp.recv_cq));
+
+	/* With immediate data: a receive WQE completes, its buffer unused */
+	KUNIT_ASSERT_EQ(test, lp_recv(env, b, 5, src, 16), 0);
+	rt_wr(env, &wr, &sge, 21, IB_WR_RDMA_WRITE_WITH_IMM, src + 100, 10);
+	wr.wr.ex.imm_data = cpu_to_be32(7);
+	wr.remote_addr = (uintptr_t)dst;
+	wr.rkey = mr->ibmr.rkey;
+	KUNIT_ASSERT_EQ(test, rt_post(a, &wr), 0);
+	KUNIT_ASSERT_TRUE(test, lp_poll(to_sr_cq(b->ibqp.recv_cq), &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 5);
+	KUNIT_EXPECT_EQ(test, wc.opcode, IB_WC_RECV_RDMA_WITH_IMM);
+	KUNIT_EXPECT_EQ(test, wc.byte_len, 10);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(wc.ex.imm_data), 7);
+	KUNIT_EXPECT_EQ(test, memcmp(dst, src + 100, 10), 0);
+	KUNIT_ASSERT_TRUE(test, lp_poll(to_sr_cq(a->ibqp.send_cq), &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 21);
+	KUNIT_EXPECT_EQ(test, sr_dereg_mr(&mr->ibmr, NULL), 0);
+}
+
+/* A send with no receive WQE: RNR NAKs until one is posted. */
+static void rt_rnr(struct kunit *test)
+{
+	struct lp_env *env = lp_env(test);
+	u8 *src = rt_buf(test, 100, 5), *dst = rt_buf(test, 100, 0);
+	struct ib_rdma_wr wr;
+	struct ib_sge sge;
+	struct sr_qp *a, *b;
+	struct ib_wc wc;
+
+	rt_pair(test, env, &a, &b);
+	rt_wr(env, &wr, &sge, 30, IB_WR_SEND, src, 100);
+	KUNIT_ASSERT_EQ(test, rt_post(a, &wr), 0);
+	msleep(50);
+	KUNIT_EXPECT_GE(test, rt_count(env, SR_RCVD_RNR_ERR), 1);
+	KUNIT_EXPECT_GE(test, rt_count(env, SR_SEND_RNR_ERR), 1);
+	lp_expect_none(test, to_sr_cq(a->ibqp.send_cq));
+	KUNIT_ASSERT_EQ(test, lp_recv(env, b, 3, dst, 100), 0);
+	KUNIT_ASSERT_TRUE(test, lp_poll(to_sr_cq(b->ibqp.recv_cq), &wc));
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, memcmp(dst, src, 100), 0);
+	KUNIT_ASSERT_TRUE(test, lp_poll(to_sr_cq(a->ibqp.send_cq), &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 30);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+}
+
+/*
+ * A request packet lost (the next one gets a sequence NAK, the requester
+ * goes back), then an ACK lost (a timeout, the packet again, a duplicate
+ * ACKed again).
+ */
+static void rt_loss(struct kunit *test)
+{
+	struct lp_env *env = lp_env(test);
+	u8 *src = rt_buf(test, 3000, 9), *dst = rt_buf(test, 4096, 0);
+	struct ib_rdma_wr wr;
+	struct ib_sge sge;
+	struct sr_qp *a, *b;
+	struct ib_wc wc;
+
+	rt_pair(test, env, &a, &b);
+	KUNIT_ASSERT_EQ(test, lp_recv(env, b, 1, dst, 4096), 0);
+	KUNIT_ASSERT_EQ(test, lp_recv(env, b, 2, dst + 3000, 1000), 0);
+	/* The second of the three packets: the wire's second packet */
+	lp_lose(env, BIT(1));
+	rt_wr(env, &wr, &sge, 40, IB_WR_SEND, src, 3000);
+	KUNIT_ASSERT_EQ(test, rt_post(a, &wr), 0);
+	KUNIT_ASSERT_TRUE(test, lp_poll(to_sr_cq(b->ibqp.recv_cq), &wc));
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, wc.byte_len, 3000);
+	KUNIT_EXPECT_EQ(test, memcmp(dst, src, 3000), 0);
+	KUNIT_ASSERT_TRUE(test, lp_poll(to_sr_cq(a->ibqp.send_cq), &wc));
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_GE(test, rt_count(env, SR_OUT_OF_SEQ_REQUEST), 1);
+	KUNIT_EXPECT_GE(test, rt_count(env, SR_RCVD_SEQ_ERR), 1);
+
+	/* One packet, and the ACK (the wire's second) lost */
+	lp_lose(env, BIT(1));
+	rt_wr(env, &wr, &sge, 41, IB_WR_SEND, src, 500);
+	KUNIT_ASSERT_EQ(test, rt_post(a, &wr), 0);
+	KUNIT_ASSERT_TRUE(test, lp_poll(to_sr_cq(b->ibqp.recv_cq), &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 2);
+	KUNIT_ASSERT_TRUE(test, lp_poll(to_sr_cq(a->ibqp.send_cq), &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 41);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_GE(test, rt_count(env, SR_COMPLETER_RETRY_ERR), 1);
+	KUNIT_EXPECT_GE(test, rt_count(env, SR_DUPLICATE_REQUEST), 1);
+	/* The duplicate did not complete a second receive WQE */
+	lp_expect_none(test, to_sr_cq(b->ibqp.recv_cq));
+	lp_lose(env, 0);
+}
+
+/* A write with an rkey that does not allow it: both QPs end in ERR. */
+static void rt_access(struct kunit *test)
+{
+	struct lp_env *env = lp_env(test);
+	u8 *src = rt_buf(test, 64, 1), *dst = rt_buf(test, 64, 0);
+	struct ib_rdma_wr wr;
+	struct ib_sge sge;
+	struct sr_qp *a, *b;
+	struct ib_wc wc;
+
+	rt_pair(test, env, &a, &b);
+	rt_wr(env, &wr, &sge, 50, IB_WR_RDMA_WRITE, src, 64);
+	wr.remote_addr = (uintptr_t)dst;
+	/* The device's MR: local write only */
+	wr.rkey = env->mr->ibmr.rkey;
+	KUNIT_ASSERT_EQ(test, rt_post(a, &wr), 0);
+	KUNIT_ASSERT_TRUE(test, lp_poll(to_sr_cq(a->ibqp.send_cq), &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 50);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_REM_ACCESS_ERR);
+	KUNIT_EXPECT_EQ(test, sr_qp_state(a), IB_QPS_ERR);
+	KUNIT_EXPECT_EQ(test, sr_qp_state(b), IB_QPS_ERR);
+	KUNIT_EXPECT_NE(test, memcmp(dst, src, 64), 0);
+}
+
+/* A peer that never answers: retry_cnt timeouts, then the WQE fails. */
+static void rt_retries(struct kunit *test)
+{
+	struct lp_env *env = lp_env(test);
+	struct sr_qp *a = lp_qp(test, env, IB_QPT_RC, NULL, IB_QPS_RESET);
+	u8 *src = rt_buf(test, 64, 1);
+	struct ib_rdma_wr wr;
+	struct ib_sge sge;
+	struct ib_wc wc;
+
+	/* To a QP number nobody has: every packet is dropped there */
+	rt_connect(test, env, a, 0xabcdef, 2);
+	rt_wr(env, &wr, &sge, 60, IB_WR_SEND, src, 64);
+	KUNIT_ASSERT_EQ(test, rt_post(a, &wr), 0);
+	rt_wr(env, &wr, &sge, 61, IB_WR_SEND, src, 64);
+	KUNIT_ASSERT_EQ(test, rt_post(a, &wr), 0);
+	KUNIT_ASSERT_TRUE(test, lp_poll(to_sr_cq(a->ibqp.send_cq), &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 60);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_RETRY_EXC_ERR);
+	KUNIT_ASSERT_TRUE(test, lp_poll(to_sr_cq(a->ibqp.send_cq), &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 61);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_WR_FLUSH_ERR);
+	KUNIT_EXPECT_EQ(test, rt_count(env, SR_COMPLETER_RETRY_ERR), 2);
+	KUNIT_EXPECT_EQ(test, rt_count(env, SR_RETRY_EXCEEDED_ERR), 1);
+	/* Both packets, three times each */
+	KUNIT_EXPECT_EQ(test, rt_count(env, SR_DROP_QPN), 6);
+}
+
+static struct kunit_case rt_cases[] = {
+	KUNIT_CASE(rt_send),
+	KUNIT_CASE(rt_write),
+	KUNIT_CASE(rt_rnr),
+	KUNIT_CASE(rt_loss),
+	KUNIT_CASE(rt_access),
+	KUNIT_CASE(rt_retries),
+	{}
+};
+
+static struct kunit_suite rt_suite = {
+	.name = "rdma_rxe_rc",
+	.test_cases = rt_cases,
+};
+kunit_test_suite(rt_suite);
