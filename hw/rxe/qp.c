@@ -506,6 +506,7 @@ bool sr_qp_to_err(struct sr_qp *qp)
 
 	spin_lock_irqsave(&qp->lock, flags);
 	moved = qp->state != IB_QPS_ERR;
+	/* Pairs with sr_qp_state(), as in sr_modify_qp() */
 	smp_store_release(&qp->state, IB_QPS_ERR);
 	spin_unlock_irqrestore(&qp->lock, flags);
 	return moved;

@@ -169,6 +169,7 @@ static inline bool sr_qp_is_ud(const struct sr_qp *qp)
  */
 static inline enum ib_qp_state sr_qp_state(const struct sr_qp *qp)
 {
+	/* Pairs with the release in sr_modify_qp() and sr_qp_to_err() */
 	return smp_load_acquire(&qp->state);
 }
 
