@@ -494,7 +494,9 @@ static bool sr_req_take(struct sr_qp *qp)
 {
 	if (qp->ibqp.qp_type != IB_QPT_RC)
 		return sr_req_take_ud(qp);
-	if (test_and_clear_bit(SR_REQ_TIMER, &qp->req_flags))
+	/* A timer that fired as the QP left RTS has nothing left to do */
+	if (test_and_clear_bit(SR_REQ_TIMER, &qp->req_flags) &&
+	    sr_qp_state(qp) == IB_QPS_RTS)
 		sr_comp_timer_fired(qp);
 	return sr_req_take_rc(qp);
 }
