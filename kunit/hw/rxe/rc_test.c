@@ -252,6 +252,8 @@ static void rt_loss(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
 	KUNIT_EXPECT_GE(test, rt_count(env, SR_OUT_OF_SEQ_REQUEST), 1);
 	KUNIT_EXPECT_GE(test, rt_count(env, SR_RCVD_SEQ_ERR), 1);
+	/* The NAK brought it back at once, not the timer */
+	KUNIT_EXPECT_EQ(test, rt_count(env, SR_COMPLETER_RETRY_ERR), 0);
 
 	/* One packet, and the ACK (the wire's second) lost */
 	lp_lose(env, BIT(1));

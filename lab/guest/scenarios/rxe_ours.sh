@@ -174,6 +174,33 @@ udaddy_pair() {
 	[ "$_cst" = 0 ] && [ $_sst -eq 0 ] && pass ud/udaddy ||
 		fail ud/udaddy "server exit $_sst, client exit $_cst"
 }
+# rc_pair NAME PORT SERVER_DEV SERVER_GID CLIENT_DEV CLIENT_GID SERVER_ADDR
+# ARGS: ibv_rc_pingpong with its data checked (ARGS its size and count),
+# or with ARGS "write", perftest's ib_write_bw (64 KiB writes)
+rc_pair() {
+	if [ "$8" = write ]; then
+		_tool="ib_write_bw -F -s 65536 -n 200 -u 20"
+		_sa="-d $3 -x $4"
+		_ca="-d $5 -x $6"
+	else
+		_tool="ibv_rc_pingpong -c $8"
+		_sa="-d $3 -g $4"
+		_ca="-d $5 -g $6"
+	fi
+	# shellcheck disable=SC2086
+	timeout 120 $_tool -p "$2" $_sa >/tmp/rxe_ours.srv 2>&1 &
+	_spid=$!
+	lab_wait_for 30 lab_listening "$2"
+	# shellcheck disable=SC2086
+	timeout 120 $_tool -p "$2" $_ca "$7" >/tmp/rxe_ours.cli 2>&1
+	_cst=$?
+	wait $_spid
+	_sst=$?
+	sed 's/^/    server: /' /tmp/rxe_ours.srv | tail -n 8
+	sed 's/^/    client: /' /tmp/rxe_ours.cli | tail -n 8
+	[ $_cst -eq 0 ] && [ $_sst -eq 0 ] && pass "$1" ||
+		fail "$1" "server exit $_sst, client exit $_cst"
+}
 check ud/link-add rdma link add rxe1 type rxe netdev veth1
 if lab_wait_for 10 lab_gid_of rxe1 10.11.0.2; then
 	_g0=$(lab_gid_of rxe0 $A)
@@ -182,6 +209,10 @@ if lab_wait_for 10 lab_gid_of rxe1 10.11.0.2; then
 	ud_pair ud/pingpong 18610 rxe1 "$_g1" rxe0 "$_g0" 10.11.0.2
 	ud_pair ud/pingpong-back 18611 rxe0 "$_g0" rxe1 "$_g1" $A
 	udaddy_pair
+	# RC: sends of one packet and of 64 packets, each way
+	rc_pair rc/pingpong 18612 rxe1 "$_g1" rxe0 "$_g0" 10.11.0.2 ""
+	rc_pair rc/pingpong-64k 18613 rxe0 "$_g0" rxe1 "$_g1" $A "-s 65536 -n 50"
+	rc_pair rc/write-bw 18614 rxe1 "$_g1" rxe0 "$_g0" 10.11.0.2 write
 	# 100 iterations each way: at least 200 packets from rxe0
 	_now=$(cat $IB/rxe0/ports/1/hw_counters/sent_pkts)
 	[ $((_now - _sent)) -ge 200 ] && pass ud/counted ||
