@@ -14,6 +14,7 @@
  */
 #include <linux/jiffies.h>
 #include <linux/timer.h>
+#include <linux/udp.h>
 #include "comp.h"
 #include "counters.h"
 #include "dev.h"
@@ -158,7 +159,13 @@ static void sr_comp_fail(struct sr_qp *qp, enum ib_wc_status status)
 	sr_req_failed(qp);
 }
 
-/* Everything up to and with @psn arrived: retire what it covers. */
+static void sr_comp_rewind(struct sr_qp *qp, u32 psn);
+
+/*
+ * Everything up to and with @psn arrived: retire what it covers.  A read
+ * it covers whose responses did not all come lost them: it is asked for
+ * again from the first missing one (its retirement is the responses').
+ */
 static void sr_comp_ack(struct sr_qp *qp, u32 psn)
 {
 	struct sr_send *s;
@@ -169,6 +176,10 @@ static void sr_comp_ack(struct sr_qp *qp, u32 psn)
 		    sr_psn_diff(sr_psn_add(s->first_psn, s->npkts - 1),
 				psn) > 0)
 			break;
+		if (s->w.wr.opcode == IB_WR_RDMA_READ) {
+			sr_comp_rewind(qp, qp->comp_psn);
+			return;
+		}
 		sr_comp_retire(qp, IB_WC_SUCCESS);
 	}
 	if (sr_psn_diff(sr_psn_add(psn, 1), qp->comp_psn) <= 0)
@@ -282,19 +293,112 @@ static void sr_comp_nak(struct sr_qp *qp, u32 psn, u8 syndrome)
 	}
 }
 
+/*
+ * A read response at the oldest unacknowledged PSN, which the oldest WQE,
+ * a read, awaits: its payload placed, the read retired with its last.
+ * False if it is not one (it is dropped).
+ */
+static bool sr_comp_read_resp(struct sr_qp *qp, const struct sk_buff *skb,
+			      const struct sr_pkt *pkt)
+{
+	u32 mtu = ib_mtu_enum_to_int(qp->attr.path_mtu);
+	const struct rxe_send_wqe *slot = sr_queue_head(&qp->sq);
+	struct sr_send *s = sr_comp_head(qp);
+	enum ib_wc_status status;
+	u32 i, off, last;
+
+	if (!slot || !s->npkts || s->w.wr.opcode != IB_WR_RDMA_READ)
+		return false;
+	i = sr_psn_diff(pkt->psn, s->first_psn);
+	if (i >= s->npkts)
+		return false;
+	off = i * mtu;
+	last = i + 1 == s->npkts;
+	/* A response carries the MTU, its last one the rest, exactly */
+	if (pkt->paylen != (last ? s->len - off : mtu) ||
+	    !(pkt->oi->flags & SR_FIRST) != !!i ||
+	    !(pkt->oi->flags & SR_LAST) != !last)
+		return false;
+	status = sr_req_scatter(qp, &s->w, slot, skb,
+				sizeof(struct udphdr) + pkt->oi->hlen, off,
+				pkt->paylen);
+	if (status != IB_WC_SUCCESS) {
+		sr_comp_fail(qp, status);
+		return true;
+	}
+	/* Progress, as an ACK's; the read retires with its last response */
+	qp->comp_psn = sr_psn_add(pkt->psn, 1);
+	qp->retries = qp->attr.retry_cnt;
+	if (last)
+		sr_comp_retire(qp, IB_WC_SUCCESS);
+	if (sr_comp_outstanding(qp))
+		sr_comp_restart(qp);
+	else
+		del_timer(&qp->timer);
+	return true;
+}
+
+/* The started WQE whose PSNs hold @psn, or NULL. */
+static struct sr_send *sr_comp_find(struct sr_qp *qp, u32 psn)
+{
+	u32 i = qp->sq.cons, n = sr_queue_count(&qp->sq);
+	struct sr_send *s;
+	s32 d;
+
+	for (; n--; i = (i + 1) & qp->sq.mask) {
+		s = &qp->sends[i];
+		if (!s->npkts)
+			break;
+		d = sr_psn_diff(psn, s->first_psn);
+		if (d >= 0 && d < s->npkts)
+			return s;
+	}
+	return NULL;
+}
+
+/*
+ * A read response: it acknowledges every request before its read (the
+ * responder works in order); a gap within the read's responses means they
+ * were lost, and the read is asked for again from the first missing one.
+ */
+static bool sr_comp_read(struct sr_qp *qp, const struct sk_buff *skb,
+			 const struct sr_pkt *pkt)
+{
+	struct sr_send *s;
+
+	if (sr_psn_diff(pkt->psn, qp->comp_psn) < 0 ||
+	    sr_psn_diff(pkt->psn, qp->sent_psn) >= 0)
+		return false;
+	s = sr_comp_find(qp, pkt->psn);
+	if (!s || s->w.wr.opcode != IB_WR_RDMA_READ)
+		return false;
+	if (sr_psn_diff(s->first_psn, qp->comp_psn) > 0)
+		sr_comp_ack(qp, sr_psn_add(s->first_psn, -1));
+	if (pkt->psn != qp->comp_psn) {
+		sr_count(&to_sr_dev(qp->ibqp.device)->counters,
+			 SR_RCVD_SEQ_ERR);
+		sr_comp_rewind(qp, qp->comp_psn);
+		return true;
+	}
+	return sr_comp_read_resp(qp, skb, pkt);
+}
+
 /**
  * sr_comp_rcv - an RC QP's response arrived
  * @qp: the QP
- * @pkt: the packet, a response (SR_RESP)
+ * @skb: the packet, data at its UDP header
+ * @pkt: its parsed headers, a response (SR_RESP)
  *
  * Takes ACKs and NAKs whose PSN lies between the oldest unacknowledged
- * and the last sent; anything else is stale or forged, and dropped.
+ * and the last sent, and read responses in order; anything else is stale
+ * or forged, and dropped.
  * Then runs the requester, which may send more (or again).
  *
  * Context: softirq.
  * Return: true if the packet was taken.
  */
-bool sr_comp_rcv(struct sr_qp *qp, const struct sr_pkt *pkt)
+bool sr_comp_rcv(struct sr_qp *qp, const struct sk_buff *skb,
+		 const struct sr_pkt *pkt)
 {
 	struct sr_dev *sdev = to_sr_dev(qp->ibqp.device);
 	enum sr_counter why = SR_DROP_PSN;
@@ -303,6 +407,9 @@ bool sr_comp_rcv(struct sr_qp *qp, const struct sr_pkt *pkt)
 	spin_lock_bh(&qp->req_lock);
 	if (sr_qp_state(qp) != IB_QPS_RTS) {
 		why = SR_DROP_STATE;
+	} else if (pkt->oi->flags & SR_READ) {
+		if (sr_comp_read(qp, skb, pkt))
+			why = SR_NR_COUNTERS;
 	} else if (pkt->opcode == IB_OPCODE_RC_ACKNOWLEDGE &&
 		   sr_psn_diff(pkt->psn, qp->comp_psn) >= -1 &&
 		   sr_psn_diff(pkt->psn, qp->sent_psn) < 0) {
@@ -316,7 +423,7 @@ bool sr_comp_rcv(struct sr_qp *qp, const struct sr_pkt *pkt)
 	}
 	spin_unlock_bh(&qp->req_lock);
 	if (why != SR_NR_COUNTERS) {
-		/* No read or atomic is ever outstanding yet: their answers too */
+		/* No atomic is ever outstanding yet: their answers too */
 		sr_count(&sdev->counters, why);
 		return false;
 	}

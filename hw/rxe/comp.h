@@ -20,6 +20,7 @@ bool sr_comp_may_send(const struct sr_qp *qp);
 void sr_comp_sent(struct sr_qp *qp, u32 psn);
 void sr_comp_arm(struct sr_qp *qp);
 void sr_comp_timer_fired(struct sr_qp *qp);
-bool sr_comp_rcv(struct sr_qp *qp, const struct sr_pkt *pkt);
+bool sr_comp_rcv(struct sr_qp *qp, const struct sk_buff *skb,
+		 const struct sr_pkt *pkt);
 
 #endif /* SR_COMP_H */

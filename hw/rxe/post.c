@@ -18,7 +18,8 @@ static bool sr_post_opcode_ok(const struct sr_qp *qp, enum ib_wr_opcode op)
 	if (op == IB_WR_SEND || op == IB_WR_SEND_WITH_IMM)
 		return true;
 	return qp->ibqp.qp_type == IB_QPT_RC &&
-	       (op == IB_WR_RDMA_WRITE || op == IB_WR_RDMA_WRITE_WITH_IMM);
+	       (op == IB_WR_RDMA_WRITE || op == IB_WR_RDMA_WRITE_WITH_IMM ||
+		(op == IB_WR_RDMA_READ && qp->attr.max_rd_atomic));
 }
 
 /* The WR's fields for its QP's type. */
@@ -34,7 +35,8 @@ static void sr_post_fill_wr(struct sr_qp *qp, struct rxe_send_wqe *wqe,
 		wqe->wr.wr.ud.remote_qkey = ud_wr(wr)->remote_qkey;
 		wqe->wr.wr.ud.ah_num = to_sr_ah(ud_wr(wr)->ah)->num;
 	} else if (wr->opcode == IB_WR_RDMA_WRITE ||
-		   wr->opcode == IB_WR_RDMA_WRITE_WITH_IMM) {
+		   wr->opcode == IB_WR_RDMA_WRITE_WITH_IMM ||
+		   wr->opcode == IB_WR_RDMA_READ) {
 		wqe->wr.wr.rdma.remote_addr = rdma_wr(wr)->remote_addr;
 		wqe->wr.wr.rdma.rkey = rdma_wr(wr)->rkey;
 	}
@@ -120,7 +122,7 @@ static int sr_post_send_kernel(struct sr_qp *qp, const struct ib_send_wr *wr,
  * @bad_wr: set to the first WR not posted, on failure
  *
  * Posts the chain and runs the requester (sr_req_kick()).  UD (and GSI)
- * sends; RC sends and writes (reads and atomics are to come); UC is to
+ * sends; RC sends, writes and reads (atomics are to come); UC is to
  * come.
  *
  * Context: any.

@@ -123,7 +123,7 @@ static bool sr_recv_deliver(struct sr_dev *sdev, const struct sk_buff *skb,
 		done = sr_resp_ud(qp, skb, pkt);
 	else if (qp->ibqp.qp_type == IB_QPT_RC &&
 		 sr_transport(pkt->opcode) == IB_OPCODE_RC)
-		done = pkt->oi->flags & SR_RESP ? sr_comp_rcv(qp, pkt) :
+		done = pkt->oi->flags & SR_RESP ? sr_comp_rcv(qp, skb, pkt) :
 						  sr_resp_rc(qp, skb, pkt);
 	else
 		sr_count(&sdev->counters, SR_DROP_TRANSPORT);

@@ -162,6 +162,55 @@ static enum ib_wc_status sr_req_gather(struct sr_qp *qp,
 }
 
 /**
+ * sr_req_scatter - place a read response's payload in its WQE's entries
+ * @qp: the QP
+ * @w: the read WQE as read
+ * @slot: its slot (the entries are read again: the user may change them)
+ * @skb: the response, data at its UDP header
+ * @skb_off: where its payload starts there
+ * @off: the payload's offset in the read's message
+ * @len: its bytes
+ *
+ * Context: req_lock held.
+ * Return: IB_WC_SUCCESS, IB_WC_LOC_LEN_ERR when the entries hold less,
+ * IB_WC_LOC_PROT_ERR for an lkey the QP may not write.
+ */
+enum ib_wc_status sr_req_scatter(struct sr_qp *qp, const struct sr_wqe *w,
+				 const struct rxe_send_wqe *slot,
+				 const struct sk_buff *skb,
+				 unsigned int skb_off, u32 off, u32 len)
+{
+	struct sr_dev *sdev = to_sr_dev(qp->ibqp.device);
+	u32 i, n, num = min(w->num_sge, qp->max_send_sge);
+	struct rxe_sge sge;
+	struct sr_mr *mr;
+	int ret;
+
+	for (i = 0; i < num && len; i++) {
+		memcpy(&sge, &slot->dma.sge[i], sizeof(sge));
+		if (off >= sge.length) {
+			off -= sge.length;
+			continue;
+		}
+		sge.addr += off;
+		sge.length -= off;
+		off = 0;
+		n = min(sge.length, len);
+		mr = sr_mr_use(sdev, qp->ibqp.pd, sge.lkey,
+			       IB_ACCESS_LOCAL_WRITE, sge.addr, n);
+		if (!mr)
+			return IB_WC_LOC_PROT_ERR;
+		ret = sr_mr_from_skb(mr, sge.addr, skb, skb_off, n);
+		sr_mr_put(mr);
+		if (ret)
+			return IB_WC_LOC_PROT_ERR;
+		skb_off += n;
+		len -= n;
+	}
+	return len ? IB_WC_LOC_LEN_ERR : IB_WC_SUCCESS;
+}
+
+/**
  * sr_req_sport - RoCEv2's UDP source port for a flow
  * @av: the flow's path: its flow label, if it has one
  * @sqpn: else the source QP
@@ -323,9 +372,11 @@ static u8 sr_rc_opcode(u32 wr_opcode, bool first, bool last)
 	return IB_OPCODE_RC_SEND_MIDDLE;
 }
 
-/* What the RC requester sends (yet: no reads, atomics, invalidations). */
-static bool sr_rc_op_ok(u32 wr_opcode)
+/* What the RC requester sends (yet: no atomics, invalidations). */
+static bool sr_rc_op_ok(const struct sr_qp *qp, u32 wr_opcode)
 {
+	if (wr_opcode == IB_WR_RDMA_READ)
+		return qp->attr.max_rd_atomic;
 	return wr_opcode == IB_WR_SEND || wr_opcode == IB_WR_SEND_WITH_IMM ||
 	       wr_opcode == IB_WR_RDMA_WRITE ||
 	       wr_opcode == IB_WR_RDMA_WRITE_WITH_IMM;
@@ -341,7 +392,7 @@ static enum ib_wc_status sr_rc_start(struct sr_qp *qp, struct sr_send *s,
 	u32 mtu = ib_mtu_enum_to_int(qp->attr.path_mtu);
 
 	sr_wqe_read(&s->w, slot);
-	if (!sr_rc_op_ok(s->w.wr.opcode))
+	if (!sr_rc_op_ok(qp, s->w.wr.opcode))
 		return IB_WC_LOC_QP_OP_ERR;
 	if (sr_req_length(qp, &s->w, slot, &s->len))
 		return IB_WC_LOC_LEN_ERR;
@@ -350,6 +401,55 @@ static enum ib_wc_status sr_rc_start(struct sr_qp *qp, struct sr_send *s,
 	s->first_psn = qp->req_psn;
 	qp->req_psn = sr_psn_add(qp->req_psn, s->npkts);
 	return IB_WC_SUCCESS;
+}
+
+/* The RETH of a read or write from byte @off of its message on. */
+static void sr_rc_reth(void *bth, const struct sr_opinfo *oi,
+		       const struct sr_send *s, u32 off)
+{
+	struct sr_reth *reth = sr_ext(bth, oi, SR_RETH);
+
+	reth->va = cpu_to_be64(s->w.wr.wr.rdma.remote_addr + off);
+	reth->rkey = cpu_to_be32(s->w.wr.wr.rdma.rkey);
+	reth->len = cpu_to_be32(s->len - off);
+}
+
+/*
+ * Sends the read request for what of @s has not been answered (from PSN
+ * @s->next on): one packet, which takes the PSNs of all its responses.
+ */
+static void sr_rc_read(struct sr_qp *qp, struct sr_send *s,
+		       struct dst_entry *dst)
+{
+	struct sr_dev *sdev = to_sr_dev(qp->ibqp.device);
+	u32 mtu = ib_mtu_enum_to_int(qp->attr.path_mtu);
+	const struct sr_opinfo *oi = sr_opinfo(IB_OPCODE_RC_RDMA_READ_REQUEST);
+	u32 dqpn = qp->attr.dest_qp_num;
+	struct sk_buff *skb;
+
+	skb = sr_pkt_new(dst, &qp->av, oi->hlen, GFP_ATOMIC);
+	if (!skb)
+		return;		/* a loss: the timer sends it again */
+	sr_bth_init(skb->data, IB_OPCODE_RC_RDMA_READ_REQUEST, false, 0,
+		    SR_PKEY_DEFAULT, dqpn, false,
+		    sr_psn_add(s->first_psn, s->next));
+	sr_rc_reth(skb->data, oi, s, s->next * mtu);
+	if (sr_xmit(sdev, dst, &qp->av, skb,
+		    sr_req_sport(&qp->av, qp->ibqp.qp_num, dqpn)))
+		sr_count(&sdev->counters, SR_SEND_ERR);
+}
+
+/* Reads whose request went and whose answers did not all come. */
+static u32 sr_rc_reads_out(const struct sr_qp *qp)
+{
+	u32 i, n = 0;
+	const struct sr_send *s;
+
+	for (i = qp->sq.cons; i != qp->req_next; i = (i + 1) & qp->sq.mask) {
+		s = &qp->sends[i];
+		n += s->w.wr.opcode == IB_WR_RDMA_READ && s->next;
+	}
+	return n;
 }
 
 /* Builds packet @s->next of @s and sends it. */
@@ -366,7 +466,6 @@ static enum ib_wc_status sr_rc_packet(struct sr_qp *qp, struct sr_send *s,
 	const struct sr_opinfo *oi = sr_opinfo(opcode);
 	u32 dqpn = qp->attr.dest_qp_num;
 	enum ib_wc_status status;
-	struct sr_reth *reth;
 	struct sk_buff *skb;
 
 	skb = sr_pkt_new(dst, &qp->av, oi->hlen + len + sr_pad(len),
@@ -377,12 +476,8 @@ static enum ib_wc_status sr_rc_packet(struct sr_qp *qp, struct sr_send *s,
 		    last && (s->w.wr.send_flags & IB_SEND_SOLICITED),
 		    sr_pad(len), SR_PKEY_DEFAULT, dqpn,
 		    last || !(psn % SR_REQ_ACK_EVERY), psn);
-	if (oi->exts & BIT(SR_RETH)) {
-		reth = sr_ext(skb->data, oi, SR_RETH);
-		reth->va = cpu_to_be64(s->w.wr.wr.rdma.remote_addr);
-		reth->rkey = cpu_to_be32(s->w.wr.wr.rdma.rkey);
-		reth->len = cpu_to_be32(s->len);
-	}
+	if (oi->exts & BIT(SR_RETH))
+		sr_rc_reth(skb->data, oi, s, 0);
 	if (oi->exts & BIT(SR_IMMDT))
 		*(__be32 *)sr_ext(skb->data, oi, SR_IMMDT) =
 			s->w.wr.ex.imm_data;
@@ -476,13 +571,21 @@ static bool sr_req_take_rc(struct sr_qp *qp)
 				break;
 			}
 		}
-		status = sr_rc_packet(qp, s, slot, dst);
-		if (status != IB_WC_SUCCESS) {
-			sr_rc_failed(qp, s, status);
-			break;
+		if (s->w.wr.opcode == IB_WR_RDMA_READ) {
+			if (sr_rc_reads_out(qp) >= qp->attr.max_rd_atomic)
+				break;
+			sr_rc_read(qp, s, dst);
+			s->next = s->npkts;
+		} else {
+			status = sr_rc_packet(qp, s, slot, dst);
+			if (status != IB_WC_SUCCESS) {
+				sr_rc_failed(qp, s, status);
+				break;
+			}
+			s->next++;
 		}
-		sr_comp_sent(qp, sr_psn_add(s->first_psn, s->next));
-		if (++s->next == s->npkts)
+		sr_comp_sent(qp, sr_psn_add(s->first_psn, s->next - 1));
+		if (s->next == s->npkts)
 			qp->req_next = (qp->req_next + 1) & qp->sq.mask;
 	}
 	dst_release(dst);

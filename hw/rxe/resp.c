@@ -492,6 +492,91 @@ static u8 sr_resp_rc_write(struct sr_qp *qp, const struct sk_buff *skb,
 	return 0;
 }
 
+/* The read response opcode of packet @i of @n. */
+static u8 sr_resp_read_opcode(u32 i, u32 n)
+{
+	if (n == 1)
+		return IB_OPCODE_RC_RDMA_READ_RESPONSE_ONLY;
+	if (!i)
+		return IB_OPCODE_RC_RDMA_READ_RESPONSE_FIRST;
+	if (i + 1 == n)
+		return IB_OPCODE_RC_RDMA_READ_RESPONSE_LAST;
+	return IB_OPCODE_RC_RDMA_READ_RESPONSE_MIDDLE;
+}
+
+/* Sends response @i of @n of a read of @len bytes at @va of @mr. */
+static int sr_resp_read_packet(struct sr_qp *qp, struct dst_entry *dst,
+			       struct sr_mr *mr, u64 va, u32 len, u32 psn,
+			       u32 i, u32 n)
+{
+	struct sr_dev *sdev = to_sr_dev(qp->ibqp.device);
+	u32 mtu = ib_mtu_enum_to_int(qp->attr.path_mtu);
+	u32 off = i * mtu, plen = min(mtu, len - off);
+	u8 opcode = sr_resp_read_opcode(i, n);
+	const struct sr_opinfo *oi = sr_opinfo(opcode);
+	u32 dqpn = qp->attr.dest_qp_num;
+	struct sr_aeth *aeth;
+	struct sk_buff *skb;
+
+	skb = sr_pkt_new(dst, &qp->av, oi->hlen + plen + sr_pad(plen),
+			 GFP_ATOMIC);
+	if (!skb)
+		return -ENOMEM;
+	sr_bth_init(skb->data, opcode, false, sr_pad(plen), SR_PKEY_DEFAULT,
+		    dqpn, false, sr_psn_add(psn, i));
+	if (oi->exts & BIT(SR_AETH)) {
+		aeth = sr_ext(skb->data, oi, SR_AETH);
+		aeth->smsn = sr_aeth_pack(SR_AETH_ACK | SR_AETH_NO_CREDITS,
+					  qp->resp_msn);
+	}
+	if (plen && sr_mr_copy(mr, va + off, skb->data + oi->hlen, plen,
+			       false)) {
+		kfree_skb(skb);
+		return -EFAULT;
+	}
+	memset(skb->data + oi->hlen + plen, 0, sr_pad(plen));
+	return sr_xmit(sdev, dst, &qp->av, skb,
+		       sr_req_sport(&qp->av, qp->ibqp.qp_num, dqpn));
+}
+
+/*
+ * A read request (new, or a duplicate: reads are answered again from
+ * memory), resp_lock held: its responses, from its PSN on.  0, or the
+ * syndrome to answer with.
+ */
+static u8 sr_resp_rc_read(struct sr_qp *qp, const struct sr_pkt *pkt,
+			  u32 *npkts)
+{
+	const struct sr_reth *reth = sr_ext(pkt->bth, pkt->oi, SR_RETH);
+	struct sr_dev *sdev = to_sr_dev(qp->ibqp.device);
+	u32 mtu = ib_mtu_enum_to_int(qp->attr.path_mtu);
+	u64 va = be64_to_cpu(reth->va);
+	u32 len = be32_to_cpu(reth->len), i;
+	struct sr_mr *mr = NULL;
+	struct dst_entry *dst;
+
+	if (!(qp->attr.qp_access_flags & IB_ACCESS_REMOTE_READ))
+		return SR_NAK_ACCESS;
+	if (len) {
+		mr = sr_mr_use(sdev, qp->ibqp.pd, be32_to_cpu(reth->rkey),
+			       IB_ACCESS_REMOTE_READ, va, len);
+		if (!mr)
+			return SR_NAK_ACCESS;
+	}
+	*npkts = max_t(u32, 1, DIV_ROUND_UP(len, mtu));
+	dst = sr_route(sdev, &qp->av);
+	/* A response lost here is asked for again */
+	for (i = 0; !IS_ERR(dst) && i < *npkts; i++)
+		if (sr_resp_read_packet(qp, dst, mr, va, len, pkt->psn, i,
+					*npkts))
+			break;
+	if (!IS_ERR(dst))
+		dst_release(dst);
+	if (mr)
+		sr_mr_put(mr);
+	return 0;
+}
+
 /*
  * A packet at the expected PSN, resp_lock held: 0 or a syndrome; @wc and
  * *@done as sr_resp_rc_send().
@@ -509,6 +594,32 @@ static u8 sr_resp_rc_next(struct sr_qp *qp, const struct sk_buff *skb,
 	if (fl & SR_WRITE)
 		return sr_resp_rc_write(qp, skb, pkt, wc, done);
 	return SR_NAK_INVALID;
+}
+
+/* Sends a new or duplicate read's responses, resp_lock held. */
+static void sr_resp_rc_reads(struct sr_qp *qp, const struct sr_pkt *pkt,
+			     bool dup)
+{
+	u32 npkts = 1;
+	u8 syn;
+
+	if (!dup && (qp->resp_send || qp->resp_write)) {
+		syn = SR_NAK_INVALID;
+	} else {
+		syn = sr_resp_rc_read(qp, pkt, &npkts);
+		if (!syn && dup)
+			return;
+	}
+	if (!syn) {
+		qp->resp_msn = sr_psn_add(qp->resp_msn, 1);
+		qp->resp_psn = sr_psn_add(qp->resp_psn, npkts);
+		return;
+	}
+	sr_resp_ack(qp, syn, pkt->psn);
+	if (!dup) {
+		sr_resp_end(qp);
+		sr_resp_failed(qp);
+	}
 }
 
 /* The end of a packet taken at the expected PSN, resp_lock held. */
@@ -565,7 +676,12 @@ bool sr_resp_rc(struct sr_qp *qp, const struct sk_buff *skb,
 	}
 	spin_lock_bh(&qp->resp_lock);
 	d = sr_psn_diff(pkt->psn, qp->resp_psn);
-	if (d < 0) {
+	if (d <= 0 && pkt->opcode == IB_OPCODE_RC_RDMA_READ_REQUEST) {
+		qp->resp_nak = false;
+		if (d < 0)
+			sr_count(&sdev->counters, SR_DUPLICATE_REQUEST);
+		sr_resp_rc_reads(qp, pkt, d < 0);
+	} else if (d < 0) {
 		/* Seen: its ACK was lost, or it crossed one */
 		sr_count(&sdev->counters, SR_DUPLICATE_REQUEST);
 		if (pkt->ackreq)

@@ -4,7 +4,8 @@
  * resp.c) end to end over lo (loop.h), between two QPs whose PSNs start
  * just before the 24-bit wrap: sends of several packets with immediate
  * data and of none, writes of several packets to an odd address and with
- * immediate data; then what the protocol is for: an RNR NAK waited out, a
+ * immediate data, reads (of several packets, of none, between a send and
+ * a write, one with a response lost, one not allowed); then what the protocol is for: an RNR NAK waited out, a
  * lost request packet (a sequence NAK and a rewind), a lost ACK (a
  * timeout, a duplicate and its ACK again), a write the remote MR does not
  * allow (both QPs to ERR), a peer that never answers (retries exhausted).
@@ -26,13 +27,14 @@ static void rt_connect(struct kunit *test, struct lp_env *env,
 	struct ib_qp_attr a = {
 		.port_num = 1,
 		.qp_access_flags = IB_ACCESS_LOCAL_WRITE |
-				   IB_ACCESS_REMOTE_WRITE,
+				   IB_ACCESS_REMOTE_WRITE |
+				   IB_ACCESS_REMOTE_READ,
 		.path_mtu = IB_MTU_1024,
 		.dest_qp_num = peer_qpn,
 		.rq_psn = RT_PSN,
 		.sq_psn = RT_PSN,
-		.max_dest_rd_atomic = 1,
-		.max_rd_atomic = 1,
+		.max_dest_rd_atomic = 2,
+		.max_rd_atomic = 2,
 		.min_rnr_timer = 1,
 		.timeout = 10,		/* 4 ms */
 		.retry_cnt = retry,
@@ -140,11 +142,12 @@ static void rt_send(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rt_count(env, SR_DUPLICATE_REQUEST), 0);
 }
 
-/* A DMA MR that remote writes may use, freed with the test. */
+/* A DMA MR that remote reads and writes may use. */
 static struct sr_mr *rt_remote_mr(struct kunit *test, struct lp_env *env)
 {
 	struct ib_mr *ibmr = sr_get_dma_mr(env->pd, IB_ACCESS_LOCAL_WRITE |
-					   IB_ACCESS_REMOTE_WRITE);
+					   IB_ACCESS_REMOTE_WRITE |
+					   IB_ACCESS_REMOTE_READ);
 
 	KUNIT_ASSERT_FALSE(test, IS_ERR(ibmr));
 	ibmr->device = &env->sdev->ibdev;
@@ -194,6 +197,84 @@ static void rt_write(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, memcmp(dst, src + 100, 10), 0);
 	KUNIT_ASSERT_TRUE(test, lp_poll(to_sr_cq(a->ibqp.send_cq), &wc));
 	KUNIT_EXPECT_EQ(test, wc.wr_id, 21);
+	KUNIT_EXPECT_EQ(test, sr_dereg_mr(&mr->ibmr, NULL), 0);
+}
+
+/*
+ * Reads of five packets, of none, in between a send and a write (all
+ * complete in order), one whose second response is lost (asked for again
+ * from there), and one the remote MR does not allow.
+ */
+static void rt_read(struct kunit *test)
+{
+	struct lp_env *env = lp_env(test);
+	struct sr_mr *mr = rt_remote_mr(test, env);
+	u8 *remote = rt_buf(test, 6000, 5), *local = rt_buf(test, 6000, 0);
+	u8 *msg = rt_buf(test, 100, 9);
+	struct ib_rdma_wr wr[3];
+	struct ib_sge sge[3];
+	struct sr_qp *a, *b;
+	struct ib_wc wc;
+	int i;
+
+	rt_pair(test, env, &a, &b);
+	memset(local, 0, 6000);
+	rt_wr(env, &wr[0], &sge[0], 70, IB_WR_RDMA_READ, local + 3, 5000);
+	wr[0].remote_addr = (uintptr_t)remote + 1;
+	wr[0].rkey = mr->ibmr.rkey;
+	KUNIT_ASSERT_EQ(test, rt_post(a, &wr[0]), 0);
+	KUNIT_ASSERT_TRUE(test, lp_poll(to_sr_cq(a->ibqp.send_cq), &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 70);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, wc.opcode, IB_WC_RDMA_READ);
+	KUNIT_EXPECT_EQ(test, memcmp(local + 3, remote + 1, 5000), 0);
+	KUNIT_EXPECT_EQ(test, local[2], 0);
+	KUNIT_EXPECT_EQ(test, local[5003], 0);
+
+	/* A send, a read of nothing, a write: in order */
+	KUNIT_ASSERT_EQ(test, lp_recv(env, b, 1, local, 6000), 0);
+	rt_wr(env, &wr[0], &sge[0], 71, IB_WR_SEND, msg, 100);
+	rt_wr(env, &wr[1], &sge[1], 72, IB_WR_RDMA_READ, local, 0);
+	wr[1].remote_addr = (uintptr_t)remote;
+	wr[1].rkey = mr->ibmr.rkey;
+	rt_wr(env, &wr[2], &sge[2], 73, IB_WR_RDMA_WRITE, msg, 100);
+	wr[2].remote_addr = (uintptr_t)remote + 3000;
+	wr[2].rkey = mr->ibmr.rkey;
+	wr[0].wr.next = &wr[1].wr;
+	wr[1].wr.next = &wr[2].wr;
+	KUNIT_ASSERT_EQ(test, rt_post(a, &wr[0]), 0);
+	for (i = 0; i < 3; i++) {
+		KUNIT_ASSERT_TRUE(test,
+				  lp_poll(to_sr_cq(a->ibqp.send_cq), &wc));
+		KUNIT_EXPECT_EQ(test, wc.wr_id, 71 + i);
+		KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	}
+	KUNIT_EXPECT_EQ(test, memcmp(remote + 3000, msg, 100), 0);
+	KUNIT_ASSERT_TRUE(test, lp_poll(to_sr_cq(b->ibqp.recv_cq), &wc));
+	KUNIT_EXPECT_EQ(test, wc.byte_len, 100);
+
+	/* The second response lost: the read again from there */
+	memset(local, 0, 6000);
+	lp_lose(env, BIT(2));
+	rt_wr(env, &wr[0], &sge[0], 74, IB_WR_RDMA_READ, local, 4000);
+	wr[0].remote_addr = (uintptr_t)remote;
+	wr[0].rkey = mr->ibmr.rkey;
+	KUNIT_ASSERT_EQ(test, rt_post(a, &wr[0]), 0);
+	KUNIT_ASSERT_TRUE(test, lp_poll(to_sr_cq(a->ibqp.send_cq), &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 74);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, memcmp(local, remote, 4000), 0);
+	KUNIT_EXPECT_GE(test, rt_count(env, SR_RCVD_SEQ_ERR), 1);
+	lp_lose(env, 0);
+
+	/* The device's MR: local write only, no remote read */
+	rt_wr(env, &wr[0], &sge[0], 75, IB_WR_RDMA_READ, local, 64);
+	wr[0].remote_addr = (uintptr_t)remote;
+	wr[0].rkey = env->mr->ibmr.rkey;
+	KUNIT_ASSERT_EQ(test, rt_post(a, &wr[0]), 0);
+	KUNIT_ASSERT_TRUE(test, lp_poll(to_sr_cq(a->ibqp.send_cq), &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 75);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_REM_ACCESS_ERR);
 	KUNIT_EXPECT_EQ(test, sr_dereg_mr(&mr->ibmr, NULL), 0);
 }
 
@@ -326,6 +407,7 @@ static void rt_retries(struct kunit *test)
 static struct kunit_case rt_cases[] = {
 	KUNIT_CASE(rt_send),
 	KUNIT_CASE(rt_write),
+	KUNIT_CASE(rt_read),
 	KUNIT_CASE(rt_rnr),
 	KUNIT_CASE(rt_loss),
 	KUNIT_CASE(rt_access),
