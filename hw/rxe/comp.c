@@ -159,6 +159,13 @@ static void sr_comp_fail(struct sr_qp *qp, enum ib_wc_status status)
 	sr_req_failed(qp);
 }
 
+/* An atomic WQE. */
+static bool sr_comp_is_atomic(u32 wr_opcode)
+{
+	return wr_opcode == IB_WR_ATOMIC_CMP_AND_SWP ||
+	       wr_opcode == IB_WR_ATOMIC_FETCH_AND_ADD;
+}
+
 static void sr_comp_rewind(struct sr_qp *qp, u32 psn);
 
 /*
@@ -176,7 +183,9 @@ static void sr_comp_ack(struct sr_qp *qp, u32 psn)
 		    sr_psn_diff(sr_psn_add(s->first_psn, s->npkts - 1),
 				psn) > 0)
 			break;
-		if (s->w.wr.opcode == IB_WR_RDMA_READ) {
+		/* Answered with data, or lost: see above */
+		if (s->w.wr.opcode == IB_WR_RDMA_READ ||
+		    sr_comp_is_atomic(s->w.wr.opcode)) {
 			sr_comp_rewind(qp, qp->comp_psn);
 			return;
 		}
@@ -294,6 +303,22 @@ static void sr_comp_nak(struct sr_qp *qp, u32 psn, u8 syndrome)
 }
 
 /*
+ * An answer with data came for @psn, the oldest unacknowledged: progress,
+ * as an ACK's; the oldest WQE retires if @done.
+ */
+static void sr_comp_answered(struct sr_qp *qp, u32 psn, bool done)
+{
+	qp->comp_psn = sr_psn_add(psn, 1);
+	qp->retries = qp->attr.retry_cnt;
+	if (done)
+		sr_comp_retire(qp, IB_WC_SUCCESS);
+	if (sr_comp_outstanding(qp))
+		sr_comp_restart(qp);
+	else
+		del_timer(&qp->timer);
+}
+
+/*
  * A read response at the oldest unacknowledged PSN, which the oldest WQE,
  * a read, awaits: its payload placed, the read retired with its last.
  * False if it is not one (it is dropped).
@@ -326,15 +351,8 @@ static bool sr_comp_read_resp(struct sr_qp *qp, const struct sk_buff *skb,
 		sr_comp_fail(qp, status);
 		return true;
 	}
-	/* Progress, as an ACK's; the read retires with its last response */
-	qp->comp_psn = sr_psn_add(pkt->psn, 1);
-	qp->retries = qp->attr.retry_cnt;
-	if (last)
-		sr_comp_retire(qp, IB_WC_SUCCESS);
-	if (sr_comp_outstanding(qp))
-		sr_comp_restart(qp);
-	else
-		del_timer(&qp->timer);
+	/* The read retires with its last response */
+	sr_comp_answered(qp, pkt->psn, last);
 	return true;
 }
 
@@ -356,21 +374,41 @@ static struct sr_send *sr_comp_find(struct sr_qp *qp, u32 psn)
 	return NULL;
 }
 
+/* The atomic's answer: the original value into its entries. */
+static bool sr_comp_atomic_ack(struct sr_qp *qp, const struct sk_buff *skb,
+			       const struct sr_pkt *pkt)
+{
+	const struct rxe_send_wqe *slot = sr_queue_head(&qp->sq);
+	struct sr_send *s = sr_comp_head(qp);
+	enum ib_wc_status status;
+
+	status = sr_req_scatter(qp, &s->w, slot, skb,
+				sizeof(struct udphdr) +
+				pkt->oi->off[SR_ATMACK], 0, sizeof(u64));
+	if (status != IB_WC_SUCCESS)
+		sr_comp_fail(qp, status);
+	else
+		sr_comp_answered(qp, pkt->psn, true);
+	return true;
+}
+
 /*
- * A read response: it acknowledges every request before its read (the
- * responder works in order); a gap within the read's responses means they
- * were lost, and the read is asked for again from the first missing one.
+ * A read response or an atomic ACK: it acknowledges every request before
+ * its WQE (the responder works in order); a gap before it means answers
+ * were lost, and the requester asks again from the first missing one.
  */
 static bool sr_comp_read(struct sr_qp *qp, const struct sk_buff *skb,
 			 const struct sr_pkt *pkt)
 {
+	bool atomic = pkt->oi->flags & SR_ATOMIC;
 	struct sr_send *s;
 
 	if (sr_psn_diff(pkt->psn, qp->comp_psn) < 0 ||
 	    sr_psn_diff(pkt->psn, qp->sent_psn) >= 0)
 		return false;
 	s = sr_comp_find(qp, pkt->psn);
-	if (!s || s->w.wr.opcode != IB_WR_RDMA_READ)
+	if (!s || (atomic ? !sr_comp_is_atomic(s->w.wr.opcode) :
+			    s->w.wr.opcode != IB_WR_RDMA_READ))
 		return false;
 	if (sr_psn_diff(s->first_psn, qp->comp_psn) > 0)
 		sr_comp_ack(qp, sr_psn_add(s->first_psn, -1));
@@ -380,6 +418,8 @@ static bool sr_comp_read(struct sr_qp *qp, const struct sk_buff *skb,
 		sr_comp_rewind(qp, qp->comp_psn);
 		return true;
 	}
+	if (atomic)
+		return sr_comp_atomic_ack(qp, skb, pkt);
 	return sr_comp_read_resp(qp, skb, pkt);
 }
 
@@ -390,8 +430,8 @@ static bool sr_comp_read(struct sr_qp *qp, const struct sk_buff *skb,
  * @pkt: its parsed headers, a response (SR_RESP)
  *
  * Takes ACKs and NAKs whose PSN lies between the oldest unacknowledged
- * and the last sent, and read responses in order; anything else is stale
- * or forged, and dropped.
+ * and the last sent, and read responses and atomic ACKs in order;
+ * anything else is stale or forged, and dropped.
  * Then runs the requester, which may send more (or again).
  *
  * Context: softirq.
@@ -407,7 +447,7 @@ bool sr_comp_rcv(struct sr_qp *qp, const struct sk_buff *skb,
 	spin_lock_bh(&qp->req_lock);
 	if (sr_qp_state(qp) != IB_QPS_RTS) {
 		why = SR_DROP_STATE;
-	} else if (pkt->oi->flags & SR_READ) {
+	} else if (pkt->oi->flags & (SR_READ | SR_ATOMIC)) {
 		if (sr_comp_read(qp, skb, pkt))
 			why = SR_NR_COUNTERS;
 	} else if (pkt->opcode == IB_OPCODE_RC_ACKNOWLEDGE &&
@@ -423,7 +463,6 @@ bool sr_comp_rcv(struct sr_qp *qp, const struct sk_buff *skb,
 	}
 	spin_unlock_bh(&qp->req_lock);
 	if (why != SR_NR_COUNTERS) {
-		/* No atomic is ever outstanding yet: their answers too */
 		sr_count(&sdev->counters, why);
 		return false;
 	}

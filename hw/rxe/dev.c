@@ -58,6 +58,8 @@ static int sr_query_device(struct ib_device *ibdev,
 	attr->max_sge_rd = SR_MAX_SGE;
 	attr->max_qp_rd_atom = SR_MAX_RD_ATOMIC;
 	attr->max_qp_init_rd_atom = SR_MAX_RD_ATOMIC;
+	attr->max_res_rd_atom = SR_MAX_RD_ATOMIC;
+	attr->atomic_cap = IB_ATOMIC_HCA;
 	attr->max_ah = SR_MAX_AH;
 	attr->max_mr = SR_MAX_MR;
 	attr->max_fast_reg_page_list_len = SR_MAX_FAST_REG_PAGES;
@@ -255,6 +257,7 @@ int sr_dev_add(const char *name, struct net_device *ndev)
 	xa_init_flags(&sdev->ahs, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
 	xa_init_flags(&sdev->qps, XA_FLAGS_ALLOC);
 	xa_init_flags(&sdev->mrs, XA_FLAGS_ALLOC1);
+	spin_lock_init(&sdev->atomic_lock);
 	ret = sr_counters_init(&sdev->counters);
 	if (ret)
 		goto err;

@@ -36,6 +36,8 @@
  *	max_mr; its own lock, process context only
  * @ahs: the AHs by number (struct sr_ah.num), at most max_ah; its own
  *	lock, taken with interrupts off (AHs come and go in any context)
+ * @atomic_lock: (BH off) makes the responders' atomic operations atomic
+ *	with each other (IB_ATOMIC_HCA: not with the CPU's own accesses)
  *
  * The rest does not change after registration.
  */
@@ -53,6 +55,7 @@ struct sr_dev {
 	u32 next_qpn;
 	struct xarray mrs;
 	struct xarray ahs;
+	spinlock_t atomic_lock;
 };
 
 static inline struct sr_dev *to_sr_dev(struct ib_device *ibdev)

@@ -17,9 +17,12 @@ static bool sr_post_opcode_ok(const struct sr_qp *qp, enum ib_wr_opcode op)
 {
 	if (op == IB_WR_SEND || op == IB_WR_SEND_WITH_IMM)
 		return true;
-	return qp->ibqp.qp_type == IB_QPT_RC &&
-	       (op == IB_WR_RDMA_WRITE || op == IB_WR_RDMA_WRITE_WITH_IMM ||
-		(op == IB_WR_RDMA_READ && qp->attr.max_rd_atomic));
+	if (qp->ibqp.qp_type != IB_QPT_RC)
+		return false;
+	if (op == IB_WR_RDMA_READ || op == IB_WR_ATOMIC_CMP_AND_SWP ||
+	    op == IB_WR_ATOMIC_FETCH_AND_ADD)
+		return qp->attr.max_rd_atomic;
+	return op == IB_WR_RDMA_WRITE || op == IB_WR_RDMA_WRITE_WITH_IMM;
 }
 
 /* The WR's fields for its QP's type. */
@@ -39,6 +42,12 @@ static void sr_post_fill_wr(struct sr_qp *qp, struct rxe_send_wqe *wqe,
 		   wr->opcode == IB_WR_RDMA_READ) {
 		wqe->wr.wr.rdma.remote_addr = rdma_wr(wr)->remote_addr;
 		wqe->wr.wr.rdma.rkey = rdma_wr(wr)->rkey;
+	} else if (wr->opcode == IB_WR_ATOMIC_CMP_AND_SWP ||
+		   wr->opcode == IB_WR_ATOMIC_FETCH_AND_ADD) {
+		wqe->wr.wr.atomic.remote_addr = atomic_wr(wr)->remote_addr;
+		wqe->wr.wr.atomic.compare_add = atomic_wr(wr)->compare_add;
+		wqe->wr.wr.atomic.swap = atomic_wr(wr)->swap;
+		wqe->wr.wr.atomic.rkey = atomic_wr(wr)->rkey;
 	}
 }
 
@@ -122,8 +131,7 @@ static int sr_post_send_kernel(struct sr_qp *qp, const struct ib_send_wr *wr,
  * @bad_wr: set to the first WR not posted, on failure
  *
  * Posts the chain and runs the requester (sr_req_kick()).  UD (and GSI)
- * sends; RC sends, writes and reads (atomics are to come); UC is to
- * come.
+ * sends; RC sends, writes, reads and atomics; UC is to come.
  *
  * Context: any.
  * Return: 0; -EINVAL in RESET, INIT or RTR, or for a WR the QP refuses

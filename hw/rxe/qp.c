@@ -321,6 +321,7 @@ static void sr_qp_entered(struct sr_qp *qp, enum ib_qp_state state)
 		if (!qp->ibqp.srq)
 			sr_queue_reset(&qp->rq);
 		sr_resp_end(qp);
+		memset(qp->resp_atomics, 0, sizeof(qp->resp_atomics));
 		spin_unlock_bh(&qp->resp_lock);
 	} else if (state == IB_QPS_ERR) {
 		sr_req_run(qp);

@@ -29,6 +29,8 @@
 #define SR_QPN_GSI		1
 #define SR_QPN_FIRST		0x11
 #define SR_QPN_LAST		0xffffff
+/* Atomics whose results a responder keeps for their duplicates */
+#define SR_RESP_ATOMICS		16
 
 /**
  * struct sr_qp - a queue pair
@@ -91,6 +93,9 @@
  * @resp_va: see @resp_write
  * @resp_left: see @resp_write
  * @resp_wlen: see @resp_write
+ * @resp_atomics: the last atomics' PSNs and original values, for their
+ *	duplicates (answered again, not done again)
+ * @resp_atomic_next: where the next one goes in @resp_atomics
  */
 struct sr_qp {
 	struct ib_qp ibqp;
@@ -136,6 +141,12 @@ struct sr_qp {
 	u64 resp_va;
 	u32 resp_left;
 	u32 resp_wlen;
+	struct sr_atomic_res {
+		u32 psn;
+		bool valid;
+		u64 orig;
+	} resp_atomics[SR_RESP_ATOMICS];
+	u8 resp_atomic_next;
 };
 
 static inline struct sr_qp *to_sr_qp(struct ib_qp *ibqp)

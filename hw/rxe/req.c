@@ -372,10 +372,18 @@ static u8 sr_rc_opcode(u32 wr_opcode, bool first, bool last)
 	return IB_OPCODE_RC_SEND_MIDDLE;
 }
 
-/* What the RC requester sends (yet: no atomics, invalidations). */
+/* An RC WQE whose answer is data: a read or an atomic. */
+static bool sr_rc_is_rd_atomic(u32 wr_opcode)
+{
+	return wr_opcode == IB_WR_RDMA_READ ||
+	       wr_opcode == IB_WR_ATOMIC_CMP_AND_SWP ||
+	       wr_opcode == IB_WR_ATOMIC_FETCH_AND_ADD;
+}
+
+/* What the RC requester sends (yet: no invalidations). */
 static bool sr_rc_op_ok(const struct sr_qp *qp, u32 wr_opcode)
 {
-	if (wr_opcode == IB_WR_RDMA_READ)
+	if (sr_rc_is_rd_atomic(wr_opcode))
 		return qp->attr.max_rd_atomic;
 	return wr_opcode == IB_WR_SEND || wr_opcode == IB_WR_SEND_WITH_IMM ||
 	       wr_opcode == IB_WR_RDMA_WRITE ||
@@ -395,6 +403,10 @@ static enum ib_wc_status sr_rc_start(struct sr_qp *qp, struct sr_send *s,
 	if (!sr_rc_op_ok(qp, s->w.wr.opcode))
 		return IB_WC_LOC_QP_OP_ERR;
 	if (sr_req_length(qp, &s->w, slot, &s->len))
+		return IB_WC_LOC_LEN_ERR;
+	/* An atomic's entries take the original value: eight bytes */
+	if (s->w.wr.opcode != IB_WR_RDMA_READ &&
+	    sr_rc_is_rd_atomic(s->w.wr.opcode) && s->len != sizeof(u64))
 		return IB_WC_LOC_LEN_ERR;
 	s->npkts = max_t(u32, 1, DIV_ROUND_UP(s->len, mtu));
 	s->next = 0;
@@ -439,7 +451,36 @@ static void sr_rc_read(struct sr_qp *qp, struct sr_send *s,
 		sr_count(&sdev->counters, SR_SEND_ERR);
 }
 
-/* Reads whose request went and whose answers did not all come. */
+/* Sends an atomic's one request. */
+static void sr_rc_atomic(struct sr_qp *qp, struct sr_send *s,
+			 struct dst_entry *dst)
+{
+	struct sr_dev *sdev = to_sr_dev(qp->ibqp.device);
+	bool cas = s->w.wr.opcode == IB_WR_ATOMIC_CMP_AND_SWP;
+	u8 opcode = cas ? IB_OPCODE_RC_COMPARE_SWAP : IB_OPCODE_RC_FETCH_ADD;
+	const struct sr_opinfo *oi = sr_opinfo(opcode);
+	u32 dqpn = qp->attr.dest_qp_num;
+	struct sr_atmeth *ath;
+	struct sk_buff *skb;
+
+	skb = sr_pkt_new(dst, &qp->av, oi->hlen, GFP_ATOMIC);
+	if (!skb)
+		return;		/* a loss: the timer sends it again */
+	sr_bth_init(skb->data, opcode, false, 0, SR_PKEY_DEFAULT, dqpn, true,
+		    s->first_psn);
+	ath = sr_ext(skb->data, oi, SR_ATMETH);
+	ath->va = cpu_to_be64(s->w.wr.wr.atomic.remote_addr);
+	ath->rkey = cpu_to_be32(s->w.wr.wr.atomic.rkey);
+	/* CMP_SWP: the swap and compare values; FETCH_ADD: the addend */
+	ath->swap_add = cpu_to_be64(cas ? s->w.wr.wr.atomic.swap :
+					  s->w.wr.wr.atomic.compare_add);
+	ath->compare = cpu_to_be64(cas ? s->w.wr.wr.atomic.compare_add : 0);
+	if (sr_xmit(sdev, dst, &qp->av, skb,
+		    sr_req_sport(&qp->av, qp->ibqp.qp_num, dqpn)))
+		sr_count(&sdev->counters, SR_SEND_ERR);
+}
+
+/* Reads and atomics whose request went and whose answers did not come. */
 static u32 sr_rc_reads_out(const struct sr_qp *qp)
 {
 	u32 i, n = 0;
@@ -447,7 +488,7 @@ static u32 sr_rc_reads_out(const struct sr_qp *qp)
 
 	for (i = qp->sq.cons; i != qp->req_next; i = (i + 1) & qp->sq.mask) {
 		s = &qp->sends[i];
-		n += s->w.wr.opcode == IB_WR_RDMA_READ && s->next;
+		n += sr_rc_is_rd_atomic(s->w.wr.opcode) && s->next;
 	}
 	return n;
 }
@@ -571,10 +612,13 @@ static bool sr_req_take_rc(struct sr_qp *qp)
 				break;
 			}
 		}
-		if (s->w.wr.opcode == IB_WR_RDMA_READ) {
+		if (sr_rc_is_rd_atomic(s->w.wr.opcode)) {
 			if (sr_rc_reads_out(qp) >= qp->attr.max_rd_atomic)
 				break;
-			sr_rc_read(qp, s, dst);
+			if (s->w.wr.opcode == IB_WR_RDMA_READ)
+				sr_rc_read(qp, s, dst);
+			else
+				sr_rc_atomic(qp, s, dst);
 			s->next = s->npkts;
 		} else {
 			status = sr_rc_packet(qp, s, slot, dst);

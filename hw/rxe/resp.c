@@ -19,7 +19,8 @@
  * duplicate is acknowledged again, a packet ahead of the expected PSN gets
  * one sequence NAK per gap, a send with no WQE to take it an RNR NAK; an
  * invalid request or an access the QP may not make is NAKed and moves the
- * QP to ERR.  Reads and atomics are to come (NAKed as invalid).
+ * QP to ERR.  A read is answered from memory, new or duplicate; an atomic
+ * is done once, its duplicates answered from the result kept.
  */
 #include <linux/etherdevice.h>
 #include <linux/ip.h>
@@ -577,6 +578,106 @@ static u8 sr_resp_rc_read(struct sr_qp *qp, const struct sr_pkt *pkt,
 	return 0;
 }
 
+/* Sends an atomic's ACK with the original value. */
+static void sr_resp_atomic_ack(struct sr_qp *qp, u32 psn, u64 orig)
+{
+	struct sr_dev *sdev = to_sr_dev(qp->ibqp.device);
+	const struct sr_opinfo *oi =
+		sr_opinfo(IB_OPCODE_RC_ATOMIC_ACKNOWLEDGE);
+	u32 dqpn = qp->attr.dest_qp_num;
+	struct sr_atmack *ack;
+	struct sr_aeth *aeth;
+	struct dst_entry *dst;
+	struct sk_buff *skb;
+
+	dst = sr_route(sdev, &qp->av);
+	if (IS_ERR(dst))
+		return;
+	skb = sr_pkt_new(dst, &qp->av, oi->hlen, GFP_ATOMIC);
+	if (skb) {
+		sr_bth_init(skb->data, IB_OPCODE_RC_ATOMIC_ACKNOWLEDGE, false,
+			    0, SR_PKEY_DEFAULT, dqpn, false, psn);
+		aeth = sr_ext(skb->data, oi, SR_AETH);
+		aeth->smsn = sr_aeth_pack(SR_AETH_ACK | SR_AETH_NO_CREDITS,
+					  qp->resp_msn);
+		ack = sr_ext(skb->data, oi, SR_ATMACK);
+		ack->orig = cpu_to_be64(orig);
+		sr_xmit(sdev, dst, &qp->av, skb,
+			sr_req_sport(&qp->av, qp->ibqp.qp_num, dqpn));
+	}
+	dst_release(dst);
+}
+
+/*
+ * Does an atomic on the 64-bit word (in the CPU's order) its AtomicETH
+ * names: 0 and its original value in *@orig, or a syndrome.
+ */
+static u8 sr_resp_rc_atomic_do(struct sr_qp *qp, const struct sr_pkt *pkt,
+			       u64 *orig)
+{
+	const struct sr_atmeth *ath = sr_ext(pkt->bth, pkt->oi, SR_ATMETH);
+	struct sr_dev *sdev = to_sr_dev(qp->ibqp.device);
+	u64 va = be64_to_cpu(ath->va), val;
+	struct sr_mr *mr;
+	int ret;
+
+	if (!(qp->attr.qp_access_flags & IB_ACCESS_REMOTE_ATOMIC))
+		return SR_NAK_ACCESS;
+	if (va & (sizeof(u64) - 1))
+		return SR_NAK_INVALID;
+	mr = sr_mr_use(sdev, qp->ibqp.pd, be32_to_cpu(ath->rkey),
+		       IB_ACCESS_REMOTE_ATOMIC, va, sizeof(u64));
+	if (!mr)
+		return SR_NAK_ACCESS;
+	spin_lock_bh(&sdev->atomic_lock);
+	ret = sr_mr_copy(mr, va, orig, sizeof(u64), false);
+	if (!ret) {
+		if (pkt->opcode == IB_OPCODE_RC_COMPARE_SWAP)
+			val = *orig == be64_to_cpu(ath->compare) ?
+			      be64_to_cpu(ath->swap_add) : *orig;
+		else
+			val = *orig + be64_to_cpu(ath->swap_add);
+		ret = sr_mr_copy(mr, va, &val, sizeof(u64), true);
+	}
+	spin_unlock_bh(&sdev->atomic_lock);
+	sr_mr_put(mr);
+	return ret ? SR_NAK_ACCESS : 0;
+}
+
+/* A new or duplicate atomic, resp_lock held. */
+static void sr_resp_rc_atomic(struct sr_qp *qp, const struct sr_pkt *pkt,
+			      bool dup)
+{
+	struct sr_atomic_res *r;
+	u64 orig;
+	u8 syn;
+	int i;
+
+	if (dup) {
+		/* Answered again from its result, if it is still kept */
+		for (i = 0; i < SR_RESP_ATOMICS; i++) {
+			r = &qp->resp_atomics[i];
+			if (r->valid && r->psn == pkt->psn)
+				sr_resp_atomic_ack(qp, pkt->psn, r->orig);
+		}
+		return;
+	}
+	syn = qp->resp_send || qp->resp_write ? SR_NAK_INVALID :
+		sr_resp_rc_atomic_do(qp, pkt, &orig);
+	if (syn) {
+		sr_resp_ack(qp, syn, pkt->psn);
+		sr_resp_end(qp);
+		sr_resp_failed(qp);
+		return;
+	}
+	r = &qp->resp_atomics[qp->resp_atomic_next++ % SR_RESP_ATOMICS];
+	*r = (struct sr_atomic_res){ .psn = pkt->psn, .valid = true,
+				     .orig = orig };
+	qp->resp_msn = sr_psn_add(qp->resp_msn, 1);
+	qp->resp_psn = sr_psn_add(qp->resp_psn, 1);
+	sr_resp_atomic_ack(qp, pkt->psn, orig);
+}
+
 /*
  * A packet at the expected PSN, resp_lock held: 0 or a syndrome; @wc and
  * *@done as sr_resp_rc_send().
@@ -676,11 +777,14 @@ bool sr_resp_rc(struct sr_qp *qp, const struct sk_buff *skb,
 	}
 	spin_lock_bh(&qp->resp_lock);
 	d = sr_psn_diff(pkt->psn, qp->resp_psn);
-	if (d <= 0 && pkt->opcode == IB_OPCODE_RC_RDMA_READ_REQUEST) {
+	if (d <= 0 && (pkt->oi->flags & (SR_READ | SR_ATOMIC))) {
 		qp->resp_nak = false;
 		if (d < 0)
 			sr_count(&sdev->counters, SR_DUPLICATE_REQUEST);
-		sr_resp_rc_reads(qp, pkt, d < 0);
+		if (pkt->oi->flags & SR_READ)
+			sr_resp_rc_reads(qp, pkt, d < 0);
+		else
+			sr_resp_rc_atomic(qp, pkt, d < 0);
 	} else if (d < 0) {
 		/* Seen: its ACK was lost, or it crossed one */
 		sr_count(&sdev->counters, SR_DUPLICATE_REQUEST);

@@ -5,7 +5,9 @@
  * just before the 24-bit wrap: sends of several packets with immediate
  * data and of none, writes of several packets to an odd address and with
  * immediate data, reads (of several packets, of none, between a send and
- * a write, one with a response lost, one not allowed); then what the protocol is for: an RNR NAK waited out, a
+ * a write, one with a response lost, one not allowed), atomics (swapped
+ * and not, added, an ACK lost: answered again and not done again, an
+ * address not aligned); then what the protocol is for: an RNR NAK waited out, a
  * lost request packet (a sequence NAK and a rewind), a lost ACK (a
  * timeout, a duplicate and its ACK again), a write the remote MR does not
  * allow (both QPs to ERR), a peer that never answers (retries exhausted).
@@ -28,7 +30,8 @@ static void rt_connect(struct kunit *test, struct lp_env *env,
 		.port_num = 1,
 		.qp_access_flags = IB_ACCESS_LOCAL_WRITE |
 				   IB_ACCESS_REMOTE_WRITE |
-				   IB_ACCESS_REMOTE_READ,
+				   IB_ACCESS_REMOTE_READ |
+				   IB_ACCESS_REMOTE_ATOMIC,
 		.path_mtu = IB_MTU_1024,
 		.dest_qp_num = peer_qpn,
 		.rq_psn = RT_PSN,
@@ -147,7 +150,8 @@ static struct sr_mr *rt_remote_mr(struct kunit *test, struct lp_env *env)
 {
 	struct ib_mr *ibmr = sr_get_dma_mr(env->pd, IB_ACCESS_LOCAL_WRITE |
 					   IB_ACCESS_REMOTE_WRITE |
-					   IB_ACCESS_REMOTE_READ);
+					   IB_ACCESS_REMOTE_READ |
+					   IB_ACCESS_REMOTE_ATOMIC);
 
 	KUNIT_ASSERT_FALSE(test, IS_ERR(ibmr));
 	ibmr->device = &env->sdev->ibdev;
@@ -277,6 +281,90 @@ static void rt_read(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, lp_poll(to_sr_cq(a->ibqp.send_cq), &wc));
 	KUNIT_EXPECT_EQ(test, wc.wr_id, 75);
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_REM_ACCESS_ERR);
+	KUNIT_EXPECT_EQ(test, sr_dereg_mr(&mr->ibmr, NULL), 0);
+}
+
+static int rt_atomic_post(struct lp_env *env, struct sr_qp *qp, u64 id,
+			  enum ib_wr_opcode op, u64 *result, u64 *remote,
+			  u32 rkey, u64 compare_add, u64 swap)
+{
+	struct ib_sge sge = { (uintptr_t)result, sizeof(u64),
+			      env->mr->ibmr.lkey };
+	struct ib_atomic_wr wr = {
+		.wr = { .wr_id = id, .opcode = op, .sg_list = &sge,
+			.num_sge = 1, .send_flags = IB_SEND_SIGNALED },
+		.remote_addr = (uintptr_t)remote,
+		.compare_add = compare_add,
+		.swap = swap,
+		.rkey = rkey,
+	};
+	const struct ib_send_wr *bad;
+
+	return sr_post_send(&qp->ibqp, &wr.wr, &bad);
+}
+
+/*
+ * Compare-and-swap that swaps and one that does not, fetch-and-add, one
+ * whose ACK is lost (answered again, not done again), one at an address
+ * that is not 8-byte aligned.
+ */
+static void rt_atomic(struct kunit *test)
+{
+	struct lp_env *env = lp_env(test);
+	struct sr_mr *mr = rt_remote_mr(test, env);
+	u64 *remote = kunit_kzalloc(test, 4 * sizeof(u64), GFP_KERNEL);
+	u64 *result = kunit_kzalloc(test, sizeof(u64), GFP_KERNEL);
+	u32 rkey = mr->ibmr.rkey;
+	struct sr_qp *a, *b;
+	struct ib_wc wc;
+
+	KUNIT_ASSERT_NOT_NULL(test, remote);
+	KUNIT_ASSERT_NOT_NULL(test, result);
+	rt_pair(test, env, &a, &b);
+	remote[1] = 5;
+	KUNIT_ASSERT_EQ(test, rt_atomic_post(env, a, 80,
+					     IB_WR_ATOMIC_CMP_AND_SWP, result,
+					     &remote[1], rkey, 5, 9), 0);
+	KUNIT_ASSERT_TRUE(test, lp_poll(to_sr_cq(a->ibqp.send_cq), &wc));
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, wc.opcode, IB_WC_COMP_SWAP);
+	KUNIT_EXPECT_EQ(test, *result, 5);
+	KUNIT_EXPECT_EQ(test, remote[1], 9);
+	/* Compared with 5 again: 9 stays */
+	KUNIT_ASSERT_EQ(test, rt_atomic_post(env, a, 81,
+					     IB_WR_ATOMIC_CMP_AND_SWP, result,
+					     &remote[1], rkey, 5, 1), 0);
+	KUNIT_ASSERT_TRUE(test, lp_poll(to_sr_cq(a->ibqp.send_cq), &wc));
+	KUNIT_EXPECT_EQ(test, *result, 9);
+	KUNIT_EXPECT_EQ(test, remote[1], 9);
+	KUNIT_ASSERT_EQ(test, rt_atomic_post(env, a, 82,
+					     IB_WR_ATOMIC_FETCH_AND_ADD, result,
+					     &remote[1], rkey, 3, 0), 0);
+	KUNIT_ASSERT_TRUE(test, lp_poll(to_sr_cq(a->ibqp.send_cq), &wc));
+	KUNIT_EXPECT_EQ(test, wc.opcode, IB_WC_FETCH_ADD);
+	KUNIT_EXPECT_EQ(test, *result, 9);
+	KUNIT_EXPECT_EQ(test, remote[1], 12);
+
+	/* The ACK (the wire's second packet) lost: added once */
+	lp_lose(env, BIT(1));
+	KUNIT_ASSERT_EQ(test, rt_atomic_post(env, a, 83,
+					     IB_WR_ATOMIC_FETCH_AND_ADD, result,
+					     &remote[1], rkey, 100, 0), 0);
+	KUNIT_ASSERT_TRUE(test, lp_poll(to_sr_cq(a->ibqp.send_cq), &wc));
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, *result, 12);
+	KUNIT_EXPECT_EQ(test, remote[1], 112);
+	KUNIT_EXPECT_GE(test, rt_count(env, SR_DUPLICATE_REQUEST), 1);
+	lp_lose(env, 0);
+
+	/* Not 8-byte aligned */
+	KUNIT_ASSERT_EQ(test, rt_atomic_post(env, a, 84,
+					     IB_WR_ATOMIC_FETCH_AND_ADD, result,
+					     (u64 *)((u8 *)&remote[2] + 4),
+					     rkey, 1, 0), 0);
+	KUNIT_ASSERT_TRUE(test, lp_poll(to_sr_cq(a->ibqp.send_cq), &wc));
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_REM_INV_REQ_ERR);
+	KUNIT_EXPECT_EQ(test, remote[2], 0);
 	KUNIT_EXPECT_EQ(test, sr_dereg_mr(&mr->ibmr, NULL), 0);
 }
 
@@ -410,6 +498,7 @@ static struct kunit_case rt_cases[] = {
 	KUNIT_CASE(rt_send),
 	KUNIT_CASE(rt_write),
 	KUNIT_CASE(rt_read),
+	KUNIT_CASE(rt_atomic),
 	KUNIT_CASE(rt_rnr),
 	KUNIT_CASE(rt_loss),
 	KUNIT_CASE(rt_access),
