@@ -198,8 +198,13 @@ def fuzz(prefix, dev, src, dst, n, seed):
         _, got = wait_for(dev, before, k)
         sent += k
         if got != k:
-            print('FAIL %s/fuzz (batch ending at %d: %d sent, %d counted)' %
-                  (prefix, sent, k, got))
+            # Slow (counted late) or never counted: which, for the log
+            t1 = time.time()
+            _, late = wait_for(dev, before, k, secs=120)
+            print('FAIL %s/fuzz (batch ending at %d: %d sent, %d counted '
+                  'in 20 s, %d after %.0f s more: %s)' %
+                  (prefix, sent, k, got, late, time.time() - t1,
+                   delta(before, counters(dev))))
             return 1
     end = counters(dev)
     print('%s: %d packets in %.0f s: %s' % (prefix, n, time.time() - t0,
