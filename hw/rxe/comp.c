@@ -339,9 +339,12 @@ static bool sr_comp_read_resp(struct sr_qp *qp, const struct sk_buff *skb,
 		return false;
 	off = i * mtu;
 	last = i + 1 == s->npkts;
-	/* A response carries the MTU, its last one the rest, exactly */
+	/*
+	 * A response carries the MTU, the read's last one the rest, exactly.
+	 * (FIRST marks the first response to a request, which may have been
+	 * a read asked for again from the middle.)
+	 */
 	if (pkt->paylen != (last ? s->len - off : mtu) ||
-	    !(pkt->oi->flags & SR_FIRST) != !!i ||
 	    !(pkt->oi->flags & SR_LAST) != !last)
 		return false;
 	status = sr_req_scatter(qp, &s->w, slot, skb,

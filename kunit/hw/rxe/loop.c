@@ -82,6 +82,7 @@ struct lp_env *lp_env(struct kunit *test)
 	xa_init_flags(&sdev->qps, XA_FLAGS_ALLOC);
 	xa_init_flags(&sdev->mrs, XA_FLAGS_ALLOC1);
 	xa_init_flags(&sdev->ahs, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
+	spin_lock_init(&sdev->atomic_lock);
 	env->sdev = sdev;
 	if (!kunit_alloc_resource(test, NULL, lp_env_free, GFP_KERNEL, env)) {
 		sr_counters_free(&sdev->counters);
