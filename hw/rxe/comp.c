@@ -347,7 +347,7 @@ static bool sr_comp_read_resp(struct sr_qp *qp, const struct sk_buff *skb,
 	if (pkt->paylen != (last ? s->len - off : mtu) ||
 	    !(pkt->oi->flags & SR_LAST) != !last)
 		return false;
-	status = sr_req_scatter(qp, &s->w, slot, skb,
+	status = sr_req_scatter(qp, &s->w, slot, NULL, skb,
 				sizeof(struct udphdr) + pkt->oi->hlen, off,
 				pkt->paylen);
 	if (status != IB_WC_SUCCESS) {
@@ -377,17 +377,17 @@ static struct sr_send *sr_comp_find(struct sr_qp *qp, u32 psn)
 	return NULL;
 }
 
-/* The atomic's answer: the original value into its entries. */
-static bool sr_comp_atomic_ack(struct sr_qp *qp, const struct sk_buff *skb,
-			       const struct sr_pkt *pkt)
+/* The atomic's answer: its original value, in the CPU's order, placed. */
+static bool sr_comp_atomic_ack(struct sr_qp *qp, const struct sr_pkt *pkt)
 {
+	const struct sr_atmack *ack = sr_ext(pkt->bth, pkt->oi, SR_ATMACK);
 	const struct rxe_send_wqe *slot = sr_queue_head(&qp->sq);
 	struct sr_send *s = sr_comp_head(qp);
+	u64 orig = be64_to_cpu(ack->orig);
 	enum ib_wc_status status;
 
-	status = sr_req_scatter(qp, &s->w, slot, skb,
-				sizeof(struct udphdr) +
-				pkt->oi->off[SR_ATMACK], 0, sizeof(u64));
+	status = sr_req_scatter(qp, &s->w, slot, &orig, NULL, 0, 0,
+				sizeof(orig));
 	if (status != IB_WC_SUCCESS)
 		sr_comp_fail(qp, status);
 	else
@@ -422,7 +422,7 @@ static bool sr_comp_read(struct sr_qp *qp, const struct sk_buff *skb,
 		return true;
 	}
 	if (atomic)
-		return sr_comp_atomic_ack(qp, skb, pkt);
+		return sr_comp_atomic_ack(qp, pkt);
 	return sr_comp_read_resp(qp, skb, pkt);
 }
 

@@ -162,10 +162,11 @@ static enum ib_wc_status sr_req_gather(struct sr_qp *qp,
 }
 
 /**
- * sr_req_scatter - place a read response's payload in its WQE's entries
+ * sr_req_scatter - place an answer's data in its WQE's entries
  * @qp: the QP
- * @w: the read WQE as read
+ * @w: the read or atomic WQE as read
  * @slot: its slot (the entries are read again: the user may change them)
+ * @buf: the data, or NULL: it is in @skb
  * @skb: the response, data at its UDP header
  * @skb_off: where its payload starts there
  * @off: the payload's offset in the read's message
@@ -177,7 +178,7 @@ static enum ib_wc_status sr_req_gather(struct sr_qp *qp,
  */
 enum ib_wc_status sr_req_scatter(struct sr_qp *qp, const struct sr_wqe *w,
 				 const struct rxe_send_wqe *slot,
-				 const struct sk_buff *skb,
+				 const void *buf, const struct sk_buff *skb,
 				 unsigned int skb_off, u32 off, u32 len)
 {
 	struct sr_dev *sdev = to_sr_dev(qp->ibqp.device);
@@ -200,7 +201,11 @@ enum ib_wc_status sr_req_scatter(struct sr_qp *qp, const struct sr_wqe *w,
 			       IB_ACCESS_LOCAL_WRITE, sge.addr, n);
 		if (!mr)
 			return IB_WC_LOC_PROT_ERR;
-		ret = sr_mr_from_skb(mr, sge.addr, skb, skb_off, n);
+		if (buf)
+			ret = sr_mr_copy(mr, sge.addr, (void *)buf + skb_off, n,
+					 true);
+		else
+			ret = sr_mr_from_skb(mr, sge.addr, skb, skb_off, n);
 		sr_mr_put(mr);
 		if (ret)
 			return IB_WC_LOC_PROT_ERR;

@@ -53,7 +53,7 @@ void sr_req_failed(struct sr_qp *qp);
 __be16 sr_req_sport(const struct sr_av *av, u32 sqpn, u32 dqpn);
 enum ib_wc_status sr_req_scatter(struct sr_qp *qp, const struct sr_wqe *w,
 				 const struct rxe_send_wqe *slot,
-				 const struct sk_buff *skb,
+				 const void *buf, const struct sk_buff *skb,
 				 unsigned int skb_off, u32 off, u32 len);
 
 #endif /* SR_REQ_H */
