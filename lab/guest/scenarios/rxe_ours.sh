@@ -176,10 +176,14 @@ udaddy_pair() {
 }
 # rc_pair NAME PORT SERVER_DEV SERVER_GID CLIENT_DEV CLIENT_GID SERVER_ADDR
 # ARGS: ibv_rc_pingpong with its data checked (ARGS its size and count),
-# or with ARGS "write" or "read", perftest's ib_write_bw or ib_read_bw
-# (64 KiB)
+# or with ARGS "write", "read" or "atomic", perftest's ib_write_bw or
+# ib_read_bw (64 KiB) or ib_atomic_bw
 rc_pair() {
-	if [ "$8" = write ] || [ "$8" = read ]; then
+	if [ "$8" = atomic ]; then
+		_tool="ib_atomic_bw -F -n 200 -u 20"
+		_sa="-d $3 -x $4"
+		_ca="-d $5 -x $6"
+	elif [ "$8" = write ] || [ "$8" = read ]; then
 		_tool="ib_$8_bw -F -s 65536 -n 200 -u 20"
 		_sa="-d $3 -x $4"
 		_ca="-d $5 -x $6"
@@ -215,6 +219,7 @@ if lab_wait_for 10 lab_gid_of rxe1 10.11.0.2; then
 	rc_pair rc/pingpong-64k 18613 rxe0 "$_g0" rxe1 "$_g1" $A "-s 65536 -n 50"
 	rc_pair rc/write-bw 18614 rxe1 "$_g1" rxe0 "$_g0" 10.11.0.2 write
 	rc_pair rc/read-bw 18615 rxe0 "$_g0" rxe1 "$_g1" $A read
+	rc_pair rc/atomic-bw 18616 rxe1 "$_g1" rxe0 "$_g0" 10.11.0.2 atomic
 	# 100 iterations each way: at least 200 packets from rxe0
 	_now=$(cat $IB/rxe0/ports/1/hw_counters/sent_pkts)
 	[ $((_now - _sent)) -ge 200 ] && pass ud/counted ||
