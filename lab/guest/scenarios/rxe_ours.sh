@@ -220,6 +220,11 @@ if lab_wait_for 10 lab_gid_of rxe1 10.11.0.2; then
 	rc_pair rc/write-bw 18614 rxe1 "$_g1" rxe0 "$_g0" 10.11.0.2 write
 	rc_pair rc/read-bw 18615 rxe0 "$_g0" rxe1 "$_g1" $A read
 	rc_pair rc/atomic-bw 18616 rxe1 "$_g1" rxe0 "$_g0" 10.11.0.2 atomic
+	# For the log: what the traffic counted (timeouts under a busy host)
+	for _d in rxe0 rxe1; do
+		echo "    $_d: $(cd $IB/$_d/ports/1/hw_counters &&
+			grep -v '^0$' -H -- * 2>/dev/null | tr '\n' ' ')"
+	done
 	# 100 iterations each way: at least 200 packets from rxe0
 	_now=$(cat $IB/rxe0/ports/1/hw_counters/sent_pkts)
 	[ $((_now - _sent)) -ge 200 ] && pass ud/counted ||
