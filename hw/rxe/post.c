@@ -17,11 +17,11 @@ static bool sr_post_opcode_ok(const struct sr_qp *qp, enum ib_wr_opcode op)
 {
 	if (op == IB_WR_SEND || op == IB_WR_SEND_WITH_IMM)
 		return true;
-	if (qp->ibqp.qp_type != IB_QPT_RC)
+	if (sr_qp_is_ud(qp))
 		return false;
 	if (op == IB_WR_RDMA_READ || op == IB_WR_ATOMIC_CMP_AND_SWP ||
 	    op == IB_WR_ATOMIC_FETCH_AND_ADD)
-		return qp->attr.max_rd_atomic;
+		return qp->ibqp.qp_type == IB_QPT_RC && qp->attr.max_rd_atomic;
 	return op == IB_WR_RDMA_WRITE || op == IB_WR_RDMA_WRITE_WITH_IMM;
 }
 
@@ -131,12 +131,12 @@ static int sr_post_send_kernel(struct sr_qp *qp, const struct ib_send_wr *wr,
  * @bad_wr: set to the first WR not posted, on failure
  *
  * Posts the chain and runs the requester (sr_req_kick()).  UD (and GSI)
- * sends; RC sends, writes, reads and atomics; UC is to come.
+ * sends; RC sends, writes, reads and atomics; UC sends and writes.
  *
  * Context: any.
  * Return: 0; -EINVAL in RESET, INIT or RTR, or for a WR the QP refuses
  * (its opcode, too many scatter entries or inline bytes); -ENOMEM when
- * the SQ is full; -EOPNOTSUPP for a UC QP.
+ * the SQ is full.
  */
 int sr_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		 const struct ib_send_wr **bad_wr)
@@ -148,10 +148,6 @@ int sr_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 	if (state != IB_QPS_RTS && state != IB_QPS_ERR) {
 		*bad_wr = wr;
 		return -EINVAL;
-	}
-	if (qp->ibqp.qp_type == IB_QPT_UC) {
-		*bad_wr = wr;
-		return -EOPNOTSUPP;
 	}
 	if (!ibqp->uobject)
 		ret = sr_post_send_kernel(qp, wr, bad_wr);

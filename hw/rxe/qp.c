@@ -183,8 +183,8 @@ int sr_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	ret = sr_qp_rq(qp, init, udata, &resp.rq_mi);
 	if (ret)
 		goto err_sq;
-	/* RC: the kernel's state of each send WQE (req.h) */
-	if (init->qp_type == IB_QPT_RC) {
+	/* RC and UC: the kernel's state of each send WQE (req.h) */
+	if (init->qp_type == IB_QPT_RC || init->qp_type == IB_QPT_UC) {
 		qp->sends = kvcalloc(sr_queue_depth(&qp->sq) + 1,
 				     sizeof(*qp->sends), GFP_KERNEL);
 		if (!qp->sends) {

@@ -118,13 +118,15 @@ static bool sr_recv_deliver(struct sr_dev *sdev, const struct sk_buff *skb,
 		sr_count(&sdev->counters, SR_DROP_QPN);
 		return false;
 	}
-	/* The UC responder is to come: its QPs take nothing */
 	if (sr_qp_is_ud(qp) && sr_transport(pkt->opcode) == IB_OPCODE_UD)
 		done = sr_resp_ud(qp, skb, pkt);
 	else if (qp->ibqp.qp_type == IB_QPT_RC &&
 		 sr_transport(pkt->opcode) == IB_OPCODE_RC)
 		done = pkt->oi->flags & SR_RESP ? sr_comp_rcv(qp, skb, pkt) :
 						  sr_resp_rc(qp, skb, pkt);
+	else if (qp->ibqp.qp_type == IB_QPT_UC &&
+		 sr_transport(pkt->opcode) == IB_OPCODE_UC)
+		done = sr_resp_rc(qp, skb, pkt);
 	else
 		sr_count(&sdev->counters, SR_DROP_TRANSPORT);
 	sr_qp_put(qp);

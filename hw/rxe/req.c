@@ -385,11 +385,11 @@ static bool sr_rc_is_rd_atomic(u32 wr_opcode)
 	       wr_opcode == IB_WR_ATOMIC_FETCH_AND_ADD;
 }
 
-/* What the RC requester sends (yet: no invalidations). */
+/* What the RC (and UC) requester sends (yet: no invalidations). */
 static bool sr_rc_op_ok(const struct sr_qp *qp, u32 wr_opcode)
 {
 	if (sr_rc_is_rd_atomic(wr_opcode))
-		return qp->attr.max_rd_atomic;
+		return qp->ibqp.qp_type == IB_QPT_RC && qp->attr.max_rd_atomic;
 	return wr_opcode == IB_WR_SEND || wr_opcode == IB_WR_SEND_WITH_IMM ||
 	       wr_opcode == IB_WR_RDMA_WRITE ||
 	       wr_opcode == IB_WR_RDMA_WRITE_WITH_IMM;
@@ -508,7 +508,10 @@ static enum ib_wc_status sr_rc_packet(struct sr_qp *qp, struct sr_send *s,
 	u32 off = s->next * mtu, len = min(mtu, s->len - off);
 	u32 psn = sr_psn_add(s->first_psn, s->next);
 	bool last = s->next + 1 == s->npkts;
-	u8 opcode = sr_rc_opcode(s->w.wr.opcode, !s->next, last);
+	bool uc = qp->ibqp.qp_type == IB_QPT_UC;
+	/* UC's sends and writes are RC's, in UC's range */
+	u8 opcode = sr_rc_opcode(s->w.wr.opcode, !s->next, last) |
+		    (uc ? IB_OPCODE_UC : IB_OPCODE_RC);
 	const struct sr_opinfo *oi = sr_opinfo(opcode);
 	u32 dqpn = qp->attr.dest_qp_num;
 	enum ib_wc_status status;
@@ -521,7 +524,7 @@ static enum ib_wc_status sr_rc_packet(struct sr_qp *qp, struct sr_send *s,
 	sr_bth_init(skb->data, opcode,
 		    last && (s->w.wr.send_flags & IB_SEND_SOLICITED),
 		    sr_pad(len), SR_PKEY_DEFAULT, dqpn,
-		    last || !(psn % SR_REQ_ACK_EVERY), psn);
+		    !uc && (last || !(psn % SR_REQ_ACK_EVERY)), psn);
 	if (oi->exts & BIT(SR_RETH))
 		sr_rc_reth(skb->data, oi, s, 0);
 	if (oi->exts & BIT(SR_IMMDT))
@@ -572,9 +575,22 @@ static void sr_rc_flush(struct sr_qp *qp)
 	sr_comp_stop(qp);
 }
 
-/* RC: one run, req_lock held; true if it stopped for its budget. */
+/* UC: a WQE whose packets all went completes (it is the oldest). */
+static void sr_uc_done(struct sr_qp *qp, struct sr_send *s)
+{
+	sr_req_complete(qp, &s->w, IB_WC_SUCCESS);
+	s->npkts = 0;
+	sr_queue_consumed(&qp->sq);
+	qp->req_next = qp->sq.cons;
+}
+
+/*
+ * RC and UC: one run, req_lock held; true if it stopped for its budget.
+ * UC's WQEs complete as soon as their packets went, in order.
+ */
 static bool sr_req_take_rc(struct sr_qp *qp)
 {
+	bool uc = qp->ibqp.qp_type == IB_QPT_UC;
 	struct sr_dev *sdev = to_sr_dev(qp->ibqp.device);
 	unsigned int budget = SR_REQ_BUDGET;
 	const struct rxe_send_wqe *slot;
@@ -601,8 +617,8 @@ static bool sr_req_take_rc(struct sr_qp *qp)
 				break;
 			}
 		}
-		if (sr_psn_diff(sr_psn_add(s->first_psn, s->next),
-				qp->comp_psn) >= SR_REQ_WINDOW)
+		if (!uc && sr_psn_diff(sr_psn_add(s->first_psn, s->next),
+				       qp->comp_psn) >= SR_REQ_WINDOW)
 			break;
 		if (!budget--) {
 			more = true;
@@ -633,6 +649,12 @@ static bool sr_req_take_rc(struct sr_qp *qp)
 			}
 			s->next++;
 		}
+		if (uc) {
+			/* Nothing answers: done once its last packet went */
+			if (s->next == s->npkts)
+				sr_uc_done(qp, s);
+			continue;
+		}
 		sr_comp_sent(qp, sr_psn_add(s->first_psn, s->next - 1));
 		if (s->next == s->npkts)
 			qp->req_next = (qp->req_next + 1) & qp->sq.mask;
@@ -644,7 +666,7 @@ static bool sr_req_take_rc(struct sr_qp *qp)
 /* One run, req_lock held: true if it stopped for its budget. */
 static bool sr_req_take(struct sr_qp *qp)
 {
-	if (qp->ibqp.qp_type != IB_QPT_RC)
+	if (sr_qp_is_ud(qp))
 		return sr_req_take_ud(qp);
 	/* A timer that fired as the QP left RTS has nothing left to do */
 	if (test_and_clear_bit(SR_REQ_TIMER, &qp->req_flags) &&

@@ -747,11 +747,49 @@ static void sr_resp_rc_answer(struct sr_qp *qp, const struct sr_pkt *pkt,
 	sr_resp_failed(qp);
 }
 
+/*
+ * UC, resp_lock held: no ACKs and no NAKs.  A packet off the expected PSN
+ * loses the message in progress (the RQ's WQE waits for the next one; one
+ * taken from an SRQ is lost with it), and a message's first packet starts
+ * a new one wherever the PSNs are.  A message that fails is dropped.
+ */
+static void sr_resp_uc(struct sr_qp *qp, const struct sk_buff *skb,
+		       const struct sr_pkt *pkt, s32 d)
+{
+	struct sr_dev *sdev = to_sr_dev(qp->ibqp.device);
+	struct ib_wc wc = {};
+	bool done = false;
+	u8 syn;
+
+	if (d) {
+		sr_count(&sdev->counters, SR_OUT_OF_SEQ_REQUEST);
+		sr_resp_end(qp);
+		if (!(pkt->oi->flags & SR_FIRST))
+			return;
+		qp->resp_psn = pkt->psn;
+	}
+	syn = sr_resp_rc_next(qp, skb, pkt, &wc, &done);
+	if (done) {
+		wc.port_num = 1;
+		sr_resp_wqe_done(qp);
+		sr_resp_complete(qp, &wc, pkt->se);
+	}
+	if (syn) {
+		sr_resp_end(qp);
+		return;
+	}
+	if (pkt->oi->flags & SR_LAST) {
+		qp->resp_msn = sr_psn_add(qp->resp_msn, 1);
+		sr_resp_end(qp);
+	}
+	qp->resp_psn = sr_psn_add(qp->resp_psn, 1);
+}
+
 /**
- * sr_resp_rc - receive an RC request
- * @qp: its destination, an RC QP
+ * sr_resp_rc - receive an RC (or UC) request
+ * @qp: its destination, an RC or UC QP
  * @skb: the packet, data at its UDP header (sr_recv())
- * @pkt: its parsed headers, an RC request opcode
+ * @pkt: its parsed headers, a request opcode of the QP's transport
  *
  * Context: softirq.
  * Return: true if it was taken (answered, duplicate or not); false if it
@@ -777,7 +815,9 @@ bool sr_resp_rc(struct sr_qp *qp, const struct sk_buff *skb,
 	}
 	spin_lock_bh(&qp->resp_lock);
 	d = sr_psn_diff(pkt->psn, qp->resp_psn);
-	if (d <= 0 && (pkt->oi->flags & (SR_READ | SR_ATOMIC))) {
+	if (qp->ibqp.qp_type == IB_QPT_UC) {
+		sr_resp_uc(qp, skb, pkt, d);
+	} else if (d <= 0 && (pkt->oi->flags & (SR_READ | SR_ATOMIC))) {
 		qp->resp_nak = false;
 		if (d < 0)
 			sr_count(&sdev->counters, SR_DUPLICATE_REQUEST);

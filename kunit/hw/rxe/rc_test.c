@@ -10,7 +10,8 @@
  * address not aligned); then what the protocol is for: an RNR NAK waited out, a
  * lost request packet (a sequence NAK and a rewind), a lost ACK (a
  * timeout, a duplicate and its ACK again), a write the remote MR does not
- * allow (both QPs to ERR), a peer that never answers (retries exhausted).
+ * allow (both QPs to ERR), a peer that never answers (retries exhausted);
+ * and UC: sends and writes, a lost packet losing its message only.
  */
 #include <kunit/test.h>
 #include <linux/delay.h>
@@ -494,6 +495,95 @@ static void rt_retries(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rt_count(env, SR_DROP_QPN), 6);
 }
 
+/* A UC QP's way to @peer: UC takes no timers, retries or read depths. */
+static void rt_connect_uc(struct kunit *test, struct lp_env *env,
+			  struct sr_qp *qp, u32 peer_qpn)
+{
+	struct ib_qp_attr a = {
+		.port_num = 1,
+		.qp_access_flags = IB_ACCESS_LOCAL_WRITE |
+				   IB_ACCESS_REMOTE_WRITE,
+		.path_mtu = IB_MTU_1024,
+		.dest_qp_num = peer_qpn,
+		.rq_psn = RT_PSN,
+		.sq_psn = RT_PSN,
+	};
+
+	KUNIT_ASSERT_EQ(test, lp_modify(qp, IB_QPS_INIT, IB_QP_PKEY_INDEX |
+					IB_QP_PORT | IB_QP_ACCESS_FLAGS, &a),
+			0);
+	lp_path(test, env, &a.ah_attr, "127.0.0.1");
+	KUNIT_ASSERT_EQ(test, lp_modify(qp, IB_QPS_RTR, IB_QP_AV |
+					IB_QP_PATH_MTU | IB_QP_DEST_QPN |
+					IB_QP_RQ_PSN, &a), 0);
+	KUNIT_ASSERT_EQ(test, lp_modify(qp, IB_QPS_RTS, IB_QP_SQ_PSN, &a), 0);
+}
+
+/*
+ * UC: a send of three packets and a write with immediate data arrive; a
+ * send that loses a packet completes at the sender and is dropped at the
+ * receiver, whose WQE takes the next message instead; no ACK goes back.
+ */
+static void rt_uc(struct kunit *test)
+{
+	struct lp_env *env = lp_env(test);
+	struct sr_mr *mr = rt_remote_mr(test, env);
+	struct sr_qp *a = lp_qp(test, env, IB_QPT_UC, NULL, IB_QPS_RESET);
+	struct sr_qp *b = lp_qp(test, env, IB_QPT_UC, NULL, IB_QPS_RESET);
+	u8 *src = rt_buf(test, 3000, 7), *dst = rt_buf(test, 8192, 0);
+	struct ib_rdma_wr wr;
+	struct ib_sge sge;
+	struct ib_wc wc;
+
+	rt_connect_uc(test, env, a, b->ibqp.qp_num);
+	rt_connect_uc(test, env, b, a->ibqp.qp_num);
+	KUNIT_ASSERT_EQ(test, lp_recv(env, b, 1, dst, 4096), 0);
+	KUNIT_ASSERT_EQ(test, lp_recv(env, b, 2, dst + 4096, 4096), 0);
+	rt_wr(env, &wr, &sge, 90, IB_WR_SEND, src, 3000);
+	KUNIT_ASSERT_EQ(test, rt_post(a, &wr), 0);
+	KUNIT_ASSERT_TRUE(test, lp_poll(to_sr_cq(a->ibqp.send_cq), &wc));
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_ASSERT_TRUE(test, lp_poll(to_sr_cq(b->ibqp.recv_cq), &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 1);
+	KUNIT_EXPECT_EQ(test, wc.byte_len, 3000);
+	KUNIT_EXPECT_EQ(test, memcmp(dst, src, 3000), 0);
+
+	/* Its second packet lost: done for the sender, gone for the peer */
+	lp_lose(env, BIT(1));
+	rt_wr(env, &wr, &sge, 91, IB_WR_SEND, src, 3000);
+	KUNIT_ASSERT_EQ(test, rt_post(a, &wr), 0);
+	KUNIT_ASSERT_TRUE(test, lp_poll(to_sr_cq(a->ibqp.send_cq), &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 91);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	lp_expect_none(test, to_sr_cq(b->ibqp.recv_cq));
+	lp_lose(env, 0);
+	rt_wr(env, &wr, &sge, 92, IB_WR_SEND, src + 1000, 100);
+	KUNIT_ASSERT_EQ(test, rt_post(a, &wr), 0);
+	KUNIT_ASSERT_TRUE(test, lp_poll(to_sr_cq(b->ibqp.recv_cq), &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 2);
+	KUNIT_EXPECT_EQ(test, wc.byte_len, 100);
+	KUNIT_EXPECT_EQ(test, memcmp(dst + 4096, src + 1000, 100), 0);
+	KUNIT_EXPECT_GE(test, rt_count(env, SR_OUT_OF_SEQ_REQUEST), 1);
+
+	/* A write with immediate data */
+	KUNIT_ASSERT_EQ(test, lp_recv(env, b, 3, dst, 16), 0);
+	memset(dst, 0, 4096);
+	rt_wr(env, &wr, &sge, 93, IB_WR_RDMA_WRITE_WITH_IMM, src, 2000);
+	wr.wr.ex.imm_data = cpu_to_be32(3);
+	wr.remote_addr = (uintptr_t)dst + 5;
+	wr.rkey = mr->ibmr.rkey;
+	KUNIT_ASSERT_EQ(test, rt_post(a, &wr), 0);
+	KUNIT_ASSERT_TRUE(test, lp_poll(to_sr_cq(b->ibqp.recv_cq), &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 3);
+	KUNIT_EXPECT_EQ(test, wc.opcode, IB_WC_RECV_RDMA_WITH_IMM);
+	KUNIT_EXPECT_EQ(test, wc.byte_len, 2000);
+	KUNIT_EXPECT_EQ(test, memcmp(dst + 5, src, 2000), 0);
+	/* No ACK ever went back: the sender sent, nothing was answered */
+	KUNIT_EXPECT_EQ(test, rt_count(env, SR_SENT_PKTS),
+			rt_count(env, SR_RCVD_PKTS) + 1);
+	KUNIT_EXPECT_EQ(test, sr_dereg_mr(&mr->ibmr, NULL), 0);
+}
+
 static struct kunit_case rt_cases[] = {
 	KUNIT_CASE(rt_send),
 	KUNIT_CASE(rt_write),
@@ -503,6 +593,7 @@ static struct kunit_case rt_cases[] = {
 	KUNIT_CASE(rt_loss),
 	KUNIT_CASE(rt_access),
 	KUNIT_CASE(rt_retries),
+	KUNIT_CASE(rt_uc),
 	{}
 };
 

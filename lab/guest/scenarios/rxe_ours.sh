@@ -177,12 +177,16 @@ udaddy_pair() {
 # rc_pair NAME PORT SERVER_DEV SERVER_GID CLIENT_DEV CLIENT_GID SERVER_ADDR
 # ARGS: ibv_rc_pingpong with its data checked (ARGS its size and count),
 # or with ARGS "write", "read" or "atomic", perftest's ib_write_bw or
-# ib_read_bw (64 KiB) or ib_atomic_bw
+# ib_read_bw (64 KiB) or ib_atomic_bw; "uc": ibv_uc_pingpong
 rc_pair() {
 	if [ "$8" = atomic ]; then
 		_tool="ib_atomic_bw -F -n 200 -u 20"
 		_sa="-d $3 -x $4"
 		_ca="-d $5 -x $6"
+	elif [ "$8" = uc ]; then
+		_tool="ibv_uc_pingpong -c"
+		_sa="-d $3 -g $4"
+		_ca="-d $5 -g $6"
 	elif [ "$8" = write ] || [ "$8" = read ]; then
 		_tool="ib_$8_bw -F -s 65536 -n 200 -u 20"
 		_sa="-d $3 -x $4"
@@ -220,6 +224,7 @@ if lab_wait_for 10 lab_gid_of rxe1 10.11.0.2; then
 	rc_pair rc/write-bw 18614 rxe1 "$_g1" rxe0 "$_g0" 10.11.0.2 write
 	rc_pair rc/read-bw 18615 rxe0 "$_g0" rxe1 "$_g1" $A read
 	rc_pair rc/atomic-bw 18616 rxe1 "$_g1" rxe0 "$_g0" 10.11.0.2 atomic
+	rc_pair uc/pingpong 18617 rxe0 "$_g0" rxe1 "$_g1" $A uc
 	# For the log: what the traffic counted (timeouts under a busy host)
 	for _d in rxe0 rxe1; do
 		echo "    $_d: $(cd $IB/$_d/ports/1/hw_counters &&
