@@ -22,10 +22,17 @@
 
 /* Where the PSNs start: the 24-bit wrap within the first messages */
 #define RT_PSN		0xfffffd
+/*
+ * Local ACK timeouts: 4.3 s where recovery must not wait for the timer
+ * (a case waits 2 s at most for a completion, and no descheduled VM
+ * reaches 4 s), 4 ms where the timer is what recovers.
+ */
+#define RT_SLOW		20
+#define RT_FAST		10
 
 /* One QP's way to @peer, through INIT and RTR to RTS. */
 static void rt_connect(struct kunit *test, struct lp_env *env,
-		       struct sr_qp *qp, u32 peer_qpn, u8 retry)
+		       struct sr_qp *qp, u32 peer_qpn, u8 retry, u8 timeout)
 {
 	struct ib_qp_attr a = {
 		.port_num = 1,
@@ -40,7 +47,7 @@ static void rt_connect(struct kunit *test, struct lp_env *env,
 		.max_dest_rd_atomic = 2,
 		.max_rd_atomic = 2,
 		.min_rnr_timer = 1,
-		.timeout = 10,		/* 4 ms */
+		.timeout = timeout,
 		.retry_cnt = retry,
 		.rnr_retry = 7,
 	};
@@ -60,14 +67,14 @@ static void rt_connect(struct kunit *test, struct lp_env *env,
 					IB_QP_MAX_QP_RD_ATOMIC, &a), 0);
 }
 
-/* Two RC QPs connected to each other. */
+/* Two RC QPs connected to each other, with local ACK timeout @timeout. */
 static void rt_pair(struct kunit *test, struct lp_env *env,
-		    struct sr_qp **a, struct sr_qp **b)
+		    struct sr_qp **a, struct sr_qp **b, u8 timeout)
 {
 	*a = lp_qp(test, env, IB_QPT_RC, NULL, IB_QPS_RESET);
 	*b = lp_qp(test, env, IB_QPT_RC, NULL, IB_QPS_RESET);
-	rt_connect(test, env, *a, (*b)->ibqp.qp_num, 7);
-	rt_connect(test, env, *b, (*a)->ibqp.qp_num, 7);
+	rt_connect(test, env, *a, (*b)->ibqp.qp_num, 7, timeout);
+	rt_connect(test, env, *b, (*a)->ibqp.qp_num, 7, timeout);
 }
 
 static int rt_post(struct sr_qp *qp, struct ib_rdma_wr *wr)
@@ -115,7 +122,7 @@ static void rt_send(struct kunit *test)
 	struct sr_qp *a, *b;
 	struct ib_wc wc;
 
-	rt_pair(test, env, &a, &b);
+	rt_pair(test, env, &a, &b, RT_SLOW);
 	KUNIT_ASSERT_EQ(test, lp_recv(env, b, 1, dst, 4096), 0);
 	KUNIT_ASSERT_EQ(test, lp_recv(env, b, 2, dst, 4096), 0);
 	rt_wr(env, &wr, &sge, 10, IB_WR_SEND_WITH_IMM, src, 3000);
@@ -171,7 +178,7 @@ static void rt_write(struct kunit *test)
 	struct sr_qp *a, *b;
 	struct ib_wc wc;
 
-	rt_pair(test, env, &a, &b);
+	rt_pair(test, env, &a, &b, RT_SLOW);
 	memset(dst, 0, 6000);
 	rt_wr(env, &wr, &sge, 20, IB_WR_RDMA_WRITE, src, 5000);
 	wr.remote_addr = (uintptr_t)dst + 7;
@@ -222,7 +229,7 @@ static void rt_read(struct kunit *test)
 	struct ib_wc wc;
 	int i;
 
-	rt_pair(test, env, &a, &b);
+	rt_pair(test, env, &a, &b, RT_SLOW);
 	memset(local, 0, 6000);
 	rt_wr(env, &wr[0], &sge[0], 70, IB_WR_RDMA_READ, local + 3, 5000);
 	wr[0].remote_addr = (uintptr_t)remote + 1;
@@ -321,7 +328,8 @@ static void rt_atomic(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, remote);
 	KUNIT_ASSERT_NOT_NULL(test, result);
-	rt_pair(test, env, &a, &b);
+	/* Its lost ACK waits for the timer */
+	rt_pair(test, env, &a, &b, RT_FAST);
 	remote[1] = 5;
 	KUNIT_ASSERT_EQ(test, rt_atomic_post(env, a, 80,
 					     IB_WR_ATOMIC_CMP_AND_SWP, result,
@@ -379,7 +387,7 @@ static void rt_rnr(struct kunit *test)
 	struct sr_qp *a, *b;
 	struct ib_wc wc;
 
-	rt_pair(test, env, &a, &b);
+	rt_pair(test, env, &a, &b, RT_SLOW);
 	rt_wr(env, &wr, &sge, 30, IB_WR_SEND, src, 100);
 	KUNIT_ASSERT_EQ(test, rt_post(a, &wr), 0);
 	msleep(50);
@@ -409,9 +417,8 @@ static void rt_loss(struct kunit *test)
 	struct sr_qp *a, *b;
 	struct ib_wc wc;
 
-	rt_pair(test, env, &a, &b);
+	rt_pair(test, env, &a, &b, RT_SLOW);
 	KUNIT_ASSERT_EQ(test, lp_recv(env, b, 1, dst, 4096), 0);
-	KUNIT_ASSERT_EQ(test, lp_recv(env, b, 2, dst + 3000, 1000), 0);
 	/* The second of the three packets: the wire's second packet */
 	lp_lose(env, BIT(1));
 	rt_wr(env, &wr, &sge, 40, IB_WR_SEND, src, 3000);
@@ -427,7 +434,9 @@ static void rt_loss(struct kunit *test)
 	/* The NAK brought it back at once, not the timer */
 	KUNIT_EXPECT_EQ(test, rt_count(env, SR_COMPLETER_RETRY_ERR), 0);
 
-	/* One packet, and the ACK (the wire's second) lost */
+	/* One packet, and the ACK (the wire's second) lost: the timer's */
+	rt_pair(test, env, &a, &b, RT_FAST);
+	KUNIT_ASSERT_EQ(test, lp_recv(env, b, 2, dst + 3000, 1000), 0);
 	lp_lose(env, BIT(1));
 	rt_wr(env, &wr, &sge, 41, IB_WR_SEND, src, 500);
 	KUNIT_ASSERT_EQ(test, rt_post(a, &wr), 0);
@@ -453,7 +462,7 @@ static void rt_access(struct kunit *test)
 	struct sr_qp *a, *b;
 	struct ib_wc wc;
 
-	rt_pair(test, env, &a, &b);
+	rt_pair(test, env, &a, &b, RT_SLOW);
 	rt_wr(env, &wr, &sge, 50, IB_WR_RDMA_WRITE, src, 64);
 	wr.remote_addr = (uintptr_t)dst;
 	/* The device's MR: local write only */
@@ -478,7 +487,7 @@ static void rt_retries(struct kunit *test)
 	struct ib_wc wc;
 
 	/* To a QP number nobody has: every packet is dropped there */
-	rt_connect(test, env, a, 0xabcdef, 2);
+	rt_connect(test, env, a, 0xabcdef, 2, RT_FAST);
 	rt_wr(env, &wr, &sge, 60, IB_WR_SEND, src, 64);
 	KUNIT_ASSERT_EQ(test, rt_post(a, &wr), 0);
 	rt_wr(env, &wr, &sge, 61, IB_WR_SEND, src, 64);
