@@ -118,26 +118,31 @@ static int sr_req_length(const struct sr_qp *qp, const struct sr_wqe *w,
 	return 0;
 }
 
+/* One side of a copy to or from a WQE's entries (sr_req_sges()). */
+struct sr_req_copy {
+	void *buf;
+	const struct sk_buff *skb;
+	unsigned int at;
+	bool to_wqe;
+};
+
 /*
- * Copies @len bytes of the message from byte @off on (within what
- * sr_req_length() gave) to @to.
+ * Copies @len bytes between the WQE's entries, from byte @off of its
+ * message on, and @c: its buffer, or its packet (c->skb) when it goes
+ * into the WQE's memory, from byte c->at on.  The entries are read again
+ * from the slot (a user may change them: only its own data suffers).
  */
-static enum ib_wc_status sr_req_gather(struct sr_qp *qp,
-				       const struct sr_wqe *w,
-				       const struct rxe_send_wqe *slot,
-				       void *to, u32 off, u32 len)
+static enum ib_wc_status sr_req_sges(struct sr_qp *qp, const struct sr_wqe *w,
+				     const struct rxe_send_wqe *slot,
+				     struct sr_req_copy *c, u32 off, u32 len)
 {
 	struct sr_dev *sdev = to_sr_dev(qp->ibqp.device);
+	u32 i, n, num = min(w->num_sge, qp->max_send_sge);
 	struct rxe_sge sge;
 	struct sr_mr *mr;
-	u32 i, n;
 	int ret;
 
-	if (w->wr.send_flags & IB_SEND_INLINE) {
-		memcpy(to, slot->dma.inline_data + off, len);
-		return IB_WC_SUCCESS;
-	}
-	for (i = 0; i < w->num_sge && len; i++) {
+	for (i = 0; i < num && len; i++) {
 		memcpy(&sge, &slot->dma.sge[i], sizeof(sge));
 		if (off >= sge.length) {
 			off -= sge.length;
@@ -147,18 +152,42 @@ static enum ib_wc_status sr_req_gather(struct sr_qp *qp,
 		sge.length -= off;
 		off = 0;
 		n = min(sge.length, len);
-		mr = sr_mr_use(sdev, qp->ibqp.pd, sge.lkey, 0, sge.addr, n);
+		mr = sr_mr_use(sdev, qp->ibqp.pd, sge.lkey,
+			       c->to_wqe ? IB_ACCESS_LOCAL_WRITE : 0, sge.addr,
+			       n);
 		if (!mr)
 			return IB_WC_LOC_PROT_ERR;
-		ret = sr_mr_copy(mr, sge.addr, to, n, false);
+		if (c->skb)
+			ret = sr_mr_from_skb(mr, sge.addr, c->skb, c->at, n);
+		else
+			ret = sr_mr_copy(mr, sge.addr, c->buf + c->at, n,
+					 c->to_wqe);
 		sr_mr_put(mr);
 		if (ret)
 			return IB_WC_LOC_PROT_ERR;
-		to += n;
+		c->at += n;
 		len -= n;
 	}
-	/* The entries shrank under us */
+	/* The entries hold less (or shrank under us) */
 	return len ? IB_WC_LOC_LEN_ERR : IB_WC_SUCCESS;
+}
+
+/*
+ * Copies @len bytes of the message from byte @off on (within what
+ * sr_req_length() gave) to @to.
+ */
+static enum ib_wc_status sr_req_gather(struct sr_qp *qp,
+				       const struct sr_wqe *w,
+				       const struct rxe_send_wqe *slot,
+				       void *to, u32 off, u32 len)
+{
+	struct sr_req_copy c = { .buf = to };
+
+	if (w->wr.send_flags & IB_SEND_INLINE) {
+		memcpy(to, slot->dma.inline_data + off, len);
+		return IB_WC_SUCCESS;
+	}
+	return sr_req_sges(qp, w, slot, &c, off, len);
 }
 
 /**
@@ -181,38 +210,14 @@ enum ib_wc_status sr_req_scatter(struct sr_qp *qp, const struct sr_wqe *w,
 				 const void *buf, const struct sk_buff *skb,
 				 unsigned int skb_off, u32 off, u32 len)
 {
-	struct sr_dev *sdev = to_sr_dev(qp->ibqp.device);
-	u32 i, n, num = min(w->num_sge, qp->max_send_sge);
-	struct rxe_sge sge;
-	struct sr_mr *mr;
-	int ret;
+	struct sr_req_copy c = {
+		.buf = (void *)buf,
+		.skb = buf ? NULL : skb,
+		.at = skb_off,
+		.to_wqe = true,
+	};
 
-	for (i = 0; i < num && len; i++) {
-		memcpy(&sge, &slot->dma.sge[i], sizeof(sge));
-		if (off >= sge.length) {
-			off -= sge.length;
-			continue;
-		}
-		sge.addr += off;
-		sge.length -= off;
-		off = 0;
-		n = min(sge.length, len);
-		mr = sr_mr_use(sdev, qp->ibqp.pd, sge.lkey,
-			       IB_ACCESS_LOCAL_WRITE, sge.addr, n);
-		if (!mr)
-			return IB_WC_LOC_PROT_ERR;
-		if (buf)
-			ret = sr_mr_copy(mr, sge.addr, (void *)buf + skb_off, n,
-					 true);
-		else
-			ret = sr_mr_from_skb(mr, sge.addr, skb, skb_off, n);
-		sr_mr_put(mr);
-		if (ret)
-			return IB_WC_LOC_PROT_ERR;
-		skb_off += n;
-		len -= n;
-	}
-	return len ? IB_WC_LOC_LEN_ERR : IB_WC_SUCCESS;
+	return sr_req_sges(qp, w, slot, &c, off, len);
 }
 
 /**

@@ -60,6 +60,16 @@ struct sr_scatter {
 	u32 used;
 };
 
+/* Moves to the WQE's next scatter entry: false if it has no more. */
+static bool sr_scatter_next(struct sr_scatter *sc)
+{
+	if (sc->next == sc->num_sge)
+		return false;
+	memcpy(&sc->sge, &sc->wqe->dma.sge[sc->next++], sizeof(sc->sge));
+	sc->used = 0;
+	return true;
+}
+
 /*
  * Writes @len bytes to the WQE's memory, from @buf or else from @skb at
  * @off, where the last write stopped.
@@ -75,11 +85,8 @@ static enum ib_wc_status sr_scatter(struct sr_scatter *sc, const void *buf,
 
 	while (len) {
 		if (sc->used == sc->sge.length) {
-			if (sc->next == sc->num_sge)
+			if (!sr_scatter_next(sc))
 				return IB_WC_LOC_LEN_ERR;
-			memcpy(&sc->sge, &sc->wqe->dma.sge[sc->next++],
-			       sizeof(sc->sge));
-			sc->used = 0;
 			continue;
 		}
 		n = min(len, sc->sge.length - sc->used);
@@ -111,11 +118,8 @@ static enum ib_wc_status sr_scatter_skip(struct sr_scatter *sc, u32 off)
 
 	while (off) {
 		if (sc->used == sc->sge.length) {
-			if (sc->next == sc->num_sge)
+			if (!sr_scatter_next(sc))
 				return IB_WC_LOC_LEN_ERR;
-			memcpy(&sc->sge, &sc->wqe->dma.sge[sc->next++],
-			       sizeof(sc->sge));
-			sc->used = 0;
 			continue;
 		}
 		n = min(off, sc->sge.length - sc->used);
