@@ -72,7 +72,7 @@ static bool sr_scatter_next(struct sr_scatter *sc)
 
 /*
  * Writes @len bytes to the WQE's memory, from @buf or else from @skb at
- * @off, where the last write stopped.
+ * @off, where the last write stopped; with neither, only moves on.
  */
 static enum ib_wc_status sr_scatter(struct sr_scatter *sc, const void *buf,
 				    const struct sk_buff *skb,
@@ -91,40 +91,25 @@ static enum ib_wc_status sr_scatter(struct sr_scatter *sc, const void *buf,
 		}
 		n = min(len, sc->sge.length - sc->used);
 		addr = sc->sge.addr + sc->used;
-		mr = sr_mr_use(sc->sdev, sc->pd, sc->sge.lkey,
-			       IB_ACCESS_LOCAL_WRITE, addr, n);
-		if (!mr)
-			return IB_WC_LOC_PROT_ERR;
-		if (buf)
-			ret = sr_mr_copy(mr, addr, (void *)buf, n, true);
-		else
-			ret = sr_mr_from_skb(mr, addr, skb, off, n);
-		sr_mr_put(mr);
-		if (ret)
-			return IB_WC_LOC_PROT_ERR;
+		if (buf || skb) {
+			mr = sr_mr_use(sc->sdev, sc->pd, sc->sge.lkey,
+				       IB_ACCESS_LOCAL_WRITE, addr, n);
+			if (!mr)
+				return IB_WC_LOC_PROT_ERR;
+			if (buf)
+				ret = sr_mr_copy(mr, addr, (void *)buf, n,
+						 true);
+			else
+				ret = sr_mr_from_skb(mr, addr, skb, off, n);
+			sr_mr_put(mr);
+			if (ret)
+				return IB_WC_LOC_PROT_ERR;
+		}
 		sc->used += n;
 		if (buf)
 			buf += n;
 		off += n;
 		len -= n;
-	}
-	return IB_WC_SUCCESS;
-}
-
-/* Skips @off bytes of the WQE's buffers (a send's packets before). */
-static enum ib_wc_status sr_scatter_skip(struct sr_scatter *sc, u32 off)
-{
-	u32 n;
-
-	while (off) {
-		if (sc->used == sc->sge.length) {
-			if (!sr_scatter_next(sc))
-				return IB_WC_LOC_LEN_ERR;
-			continue;
-		}
-		n = min(off, sc->sge.length - sc->used);
-		sc->used += n;
-		off -= n;
 	}
 	return IB_WC_SUCCESS;
 }
@@ -398,7 +383,8 @@ static u8 sr_resp_rc_send(struct sr_qp *qp, const struct sk_buff *skb,
 	sc.num_sge = min(READ_ONCE(wqe->dma.num_sge), max_sge);
 	wc->wr_id = READ_ONCE(wqe->wr_id);
 	wc->opcode = IB_WC_RECV;
-	wc->status = sr_scatter_skip(&sc, qp->resp_off);
+	/* Past what the packets before placed */
+	wc->status = sr_scatter(&sc, NULL, NULL, 0, qp->resp_off);
 	if (wc->status == IB_WC_SUCCESS)
 		wc->status = sr_scatter(&sc, NULL, skb,
 					sizeof(struct udphdr) + pkt->oi->hlen,
