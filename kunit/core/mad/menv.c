@@ -10,7 +10,6 @@
  * port) and read by the case after a wait on the counters.
  */
 #include <linux/slab.h>
-#include <net/ipv6.h>
 #include <rdma/ib_cache.h>
 #include "menv.h"
 #include "tk.h"
@@ -165,12 +164,9 @@ void menv_agent_free(struct menv_agent *a)
 	ib_unregister_mad_agent(a->agent);
 }
 
-/*
- * The index of the first GID of @type on @dev's @port (an IPv4-mapped one
- * if @v4), or -1.
- */
+/* The index of the first GID of @type on @dev's @port, or -1. */
 static int menv_gid_index(struct ib_device *dev, u32 port,
-			  enum ib_gid_type type, bool v4, union ib_gid *gid)
+			  enum ib_gid_type type, union ib_gid *gid)
 {
 	const struct ib_gid_attr *attr;
 	int i;
@@ -179,8 +175,7 @@ static int menv_gid_index(struct ib_device *dev, u32 port,
 		attr = rdma_get_gid_attr(dev, port, i);
 		if (IS_ERR(attr))
 			continue;
-		if (attr->gid_type == type &&
-		    (!v4 || ipv6_addr_v4mapped((struct in6_addr *)&attr->gid))) {
+		if (attr->gid_type == type) {
 			*gid = attr->gid;
 			rdma_put_gid_attr(attr);
 			return i;
@@ -188,19 +183,6 @@ static int menv_gid_index(struct ib_device *dev, u32 port,
 		rdma_put_gid_attr(attr);
 	}
 	return -1;
-}
-
-/**
- * menv_has_gid4 - does a RoCE port have an IPv4 RoCEv2 GID yet?
- * @dev: the device
- * @port: its port
- */
-bool menv_has_gid4(struct ib_device *dev, u32 port)
-{
-	union ib_gid gid;
-
-	return menv_gid_index(dev, port, IB_GID_TYPE_ROCE_UDP_ENCAP, true,
-			      &gid) >= 0;
 }
 
 /**
@@ -218,23 +200,6 @@ bool menv_has_gid4(struct ib_device *dev, u32 port)
 struct ib_ah *menv_ah(struct kunit *test, struct ib_mad_agent *from,
 		      struct ib_device *to, u32 to_port)
 {
-	return menv_ah_family(test, from, to, to_port, false);
-}
-
-/**
- * menv_ah_family - menv_ah(), RoCE over IPv4 if @v4: between the ports'
- *	first IPv4-mapped RoCEv2 GIDs
- * @test: the case; fails if there is none
- * @from: the sending agent
- * @to: the receiving device
- * @to_port: its port
- * @v4: IPv4 GIDs only
- *
- * Return: the AH; destroy it with rdma_destroy_ah().
- */
-struct ib_ah *menv_ah_family(struct kunit *test, struct ib_mad_agent *from,
-			     struct ib_device *to, u32 to_port, bool v4)
-{
 	struct rdma_ah_attr attr = {};
 	struct ib_port_attr pa;
 	union ib_gid gid, own;
@@ -246,9 +211,9 @@ struct ib_ah *menv_ah_family(struct kunit *test, struct ib_mad_agent *from,
 		attr.type = RDMA_AH_ATTR_TYPE_ROCE;
 		KUNIT_ASSERT_GE(test, menv_gid_index(to, to_port,
 						     IB_GID_TYPE_ROCE_UDP_ENCAP,
-						     v4, &gid), 0);
+						     &gid), 0);
 		idx = menv_gid_index(from->device, from->port_num,
-				     IB_GID_TYPE_ROCE_UDP_ENCAP, v4, &own);
+				     IB_GID_TYPE_ROCE_UDP_ENCAP, &own);
 		KUNIT_ASSERT_GE(test, idx, 0);
 		rdma_ah_set_grh(&attr, &gid, 0, idx, 64, 0);
 	} else {

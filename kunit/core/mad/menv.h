@@ -61,9 +61,6 @@ struct menv_agent *menv_agent(struct kunit *test, struct ib_device *dev,
 void menv_agent_free(struct menv_agent *a);
 struct ib_ah *menv_ah(struct kunit *test, struct ib_mad_agent *from,
 		      struct ib_device *to, u32 to_port);
-struct ib_ah *menv_ah_family(struct kunit *test, struct ib_mad_agent *from,
-			     struct ib_device *to, u32 to_port, bool v4);
-bool menv_has_gid4(struct ib_device *dev, u32 port);
 struct ib_mad_send_buf *menv_mad(struct kunit *test, struct menv_agent *a,
 				 struct ib_ah *ah, u32 qpn, u8 mgmt_class,
 				 u8 version, u8 method, u32 tid_lo);

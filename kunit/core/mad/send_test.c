@@ -2,7 +2,7 @@
 /*
  * KUnit suite rdma_core_mad_send: core/mad/send.c between two test
  * devices on one fabric, InfiniBand (QP1 by LID) and RoCE (QP1 by GID,
- * with a GRH, over IPv6 and IPv4): requests answered and matched by TID, unsolicited sends,
+ * with a GRH): requests answered and matched by TID, unsolicited sends,
  * timeouts after retries, cancel and modify (also from the handler of
  * the answer), a response from another port, unregistration with sends
  * outstanding, bad posts.
@@ -11,7 +11,6 @@
 #include <linux/delay.h>
 #include "menv.h"
 #include "tk.h"
-#include "tnet.h"
 
 /* A vendor class of the first range: no OUI, no RMPP. */
 #define ST_CLASS	0x09
@@ -23,36 +22,16 @@ struct st_pair {
 	struct ib_ah *ah;		/* from A to B's port 1 */
 };
 
-/* How a pair's devices reach each other */
-enum st_fabric {
-	ST_IB,		/* InfiniBand, by LID */
-	ST_ROCE,	/* RoCE, by the ports' first RoCEv2 GIDs */
-	ST_ROCE4,	/* RoCE over IPv4: the GRH buffer holds an IPv4 header */
-};
-
-/* IPv4 addresses on the RoCE pair's veth ends, and their GIDs awaited. */
-static void st_pair_ipv4(struct kunit *test, struct st_pair *p)
+static void st_pair_make(struct kunit *test, struct st_pair *p, bool roce)
 {
-	KUNIT_ASSERT_EQ(test, tnet_ip("addr add 10.97.0.1/24 dev ktrpv0"), 0);
-	KUNIT_ASSERT_EQ(test, tnet_ip("addr add 10.97.0.2/24 dev ktrpv1"), 0);
-	KUNIT_ASSERT_TRUE(test, tk_wait_for(menv_has_gid4(&p->a->ibdev, 1) &&
-					    menv_has_gid4(&p->b->ibdev, 1)));
-}
-
-static void st_pair_make(struct kunit *test, struct st_pair *p,
-			 enum st_fabric f)
-{
-	if (f != ST_IB) {
+	if (roce) {
 		tk_roce_pair(test, "ktmad%d", &p->a, &p->b);
-		if (f == ST_ROCE4)
-			st_pair_ipv4(test, p);
 	} else {
 		p->a = menv_dev(test, false);
 		p->b = menv_dev(test, false);
 	}
 	p->req = menv_agent(test, &p->a->ibdev, 1, IB_QPT_GSI, 0, 0, 0, 0);
-	p->ah = menv_ah_family(test, p->req->agent, &p->b->ibdev, 1,
-			       f == ST_ROCE4);
+	p->ah = menv_ah(test, p->req->agent, &p->b->ibdev, 1);
 }
 
 static void st_pair_free(struct st_pair *p)
@@ -84,17 +63,14 @@ static void st_wait_sent(struct kunit *test, struct st_pair *p)
 							 "sent") >= 1));
 }
 
-/*
- * A request from A's agent to B's, answered, matched (from where it went:
- * over IPv4, the GID made of the IPv4 header's source) and reported.
- */
-static void st_request_response(struct kunit *test, enum st_fabric f)
+/* A request from A's agent to B's, answered, matched and reported. */
+static void st_request_response(struct kunit *test, bool roce)
 {
 	struct st_pair p;
 	struct menv_agent *resp;
 	struct ib_mad_send_buf *buf;
 
-	st_pair_make(test, &p, f);
+	st_pair_make(test, &p, roce);
 	resp = menv_agent(test, &p.b->ibdev, 1, IB_QPT_GSI, ST_CLASS, 1,
 			  IB_MGMT_METHOD_GET, 0);
 	resp->answer = true;
@@ -127,17 +103,12 @@ static void st_request_response(struct kunit *test, enum st_fabric f)
 
 static void st_request_response_ib(struct kunit *test)
 {
-	st_request_response(test, ST_IB);
+	st_request_response(test, false);
 }
 
 static void st_request_response_roce(struct kunit *test)
 {
-	st_request_response(test, ST_ROCE);
-}
-
-static void st_request_response_roce4(struct kunit *test)
-{
-	st_request_response(test, ST_ROCE4);
+	st_request_response(test, true);
 }
 
 /* Unsolicited: reported once sent, received without a request. */
@@ -147,7 +118,7 @@ static void st_unsolicited(struct kunit *test)
 	struct menv_agent *rcv;
 	struct ib_mad_send_buf *buf;
 
-	st_pair_make(test, &p, ST_IB);
+	st_pair_make(test, &p, false);
 	rcv = menv_agent(test, &p.b->ibdev, 1, IB_QPT_GSI, ST_CLASS, 1,
 			 IB_MGMT_METHOD_SEND, 0);
 	buf = menv_mad(test, p.req, p.ah, 1, ST_CLASS, 1, IB_MGMT_METHOD_SEND,
@@ -169,7 +140,7 @@ static void st_timeout_retries(struct kunit *test)
 	struct ib_mad_send_buf *buf;
 	u64 before;
 
-	st_pair_make(test, &p, ST_IB);
+	st_pair_make(test, &p, false);
 	before = menv_counter(&p.b->ibdev, 1, "drop_no_agent");
 	buf = menv_mad(test, p.req, p.ah, 1, ST_CLASS, 1, IB_MGMT_METHOD_GET,
 		       9);
@@ -193,7 +164,7 @@ static void st_cancel(struct kunit *test)
 	struct st_pair p;
 	struct ib_mad_send_buf *buf;
 
-	st_pair_make(test, &p, ST_IB);
+	st_pair_make(test, &p, false);
 	buf = st_post_get(test, &p, 4, 60000);
 	/* Sent and waiting for its response, then cancelled */
 	st_wait_sent(test, &p);
@@ -216,7 +187,7 @@ static void st_cancel_in_response(struct kunit *test)
 	struct st_pair p;
 	struct menv_agent *resp;
 
-	st_pair_make(test, &p, ST_IB);
+	st_pair_make(test, &p, false);
 	resp = menv_agent(test, &p.b->ibdev, 1, IB_QPT_GSI, ST_CLASS, 1,
 			  IB_MGMT_METHOD_GET, 0);
 	resp->answer = true;
@@ -248,7 +219,7 @@ static void st_response_from_another_peer(struct kunit *test)
 	struct st_pair p;
 	u64 before;
 
-	st_pair_make(test, &p, ST_IB);
+	st_pair_make(test, &p, false);
 	resp = menv_agent(test, &p.b->ibdev, 1, IB_QPT_GSI, ST_CLASS, 1,
 			  IB_MGMT_METHOD_GET, 0);
 	other = menv_agent(test, &c->ibdev, 1, IB_QPT_GSI, 0, 0, 0, 0);
@@ -295,7 +266,7 @@ static void st_modify(struct kunit *test)
 	struct st_pair p;
 	struct ib_mad_send_buf *buf, *idle;
 
-	st_pair_make(test, &p, ST_IB);
+	st_pair_make(test, &p, false);
 	idle = menv_mad(test, p.req, p.ah, 1, ST_CLASS, 1, IB_MGMT_METHOD_GET,
 			5);
 	KUNIT_EXPECT_EQ(test, ib_modify_mad(idle, 100), -EINVAL);
@@ -314,7 +285,7 @@ static void st_unregister_outstanding(struct kunit *test)
 	struct st_pair p;
 	int i;
 
-	st_pair_make(test, &p, ST_IB);
+	st_pair_make(test, &p, false);
 	for (i = 0; i < 8; i++)
 		st_post_get(test, &p, 10 + i, 60000);
 	menv_agent_free(p.req);
@@ -332,7 +303,7 @@ static void st_bad_post(struct kunit *test)
 	struct ib_mad_send_buf *good, *noah, *bad = NULL;
 	struct ib_mad_agent *quiet;
 
-	st_pair_make(test, &p, ST_IB);
+	st_pair_make(test, &p, false);
 	good = menv_mad(test, p.req, p.ah, 1, ST_CLASS, 1, IB_MGMT_METHOD_SEND,
 			1);
 	noah = menv_mad(test, p.req, NULL, 1, ST_CLASS, 1, IB_MGMT_METHOD_SEND,
@@ -391,7 +362,6 @@ static void st_create_send_mad(struct kunit *test)
 static struct kunit_case st_cases[] = {
 	KUNIT_CASE(st_request_response_ib),
 	KUNIT_CASE(st_request_response_roce),
-	KUNIT_CASE(st_request_response_roce4),
 	KUNIT_CASE(st_unsolicited),
 	KUNIT_CASE(st_timeout_retries),
 	KUNIT_CASE(st_cancel),
