@@ -295,12 +295,19 @@ static const struct rxe_recv_wqe *sr_resp_cur_wqe(struct sr_qp *qp,
 	return sr_queue_head(&qp->rq);
 }
 
-/* Sends an ACK, RNR NAK or NAK (@syndrome) for @psn, with the MSN. */
-static void sr_resp_ack(struct sr_qp *qp, u8 syndrome, u32 psn)
+/*
+ * Sends an ACK, RNR NAK or NAK (@syndrome) for @psn, with the MSN; an
+ * atomic's ACK, with its original value, if @orig.
+ */
+static void sr_resp_ack(struct sr_qp *qp, u8 syndrome, u32 psn,
+			const u64 *orig)
 {
 	struct sr_dev *sdev = to_sr_dev(qp->ibqp.device);
-	const struct sr_opinfo *oi = sr_opinfo(IB_OPCODE_RC_ACKNOWLEDGE);
+	u8 opcode = orig ? IB_OPCODE_RC_ATOMIC_ACKNOWLEDGE :
+			   IB_OPCODE_RC_ACKNOWLEDGE;
+	const struct sr_opinfo *oi = sr_opinfo(opcode);
 	u32 dqpn = qp->attr.dest_qp_num;
+	struct sr_atmack *ack;
 	struct sr_aeth *aeth;
 	struct dst_entry *dst;
 	struct sk_buff *skb;
@@ -310,10 +317,14 @@ static void sr_resp_ack(struct sr_qp *qp, u8 syndrome, u32 psn)
 		return;
 	skb = sr_pkt_new(dst, &qp->av, oi->hlen, GFP_ATOMIC);
 	if (skb) {
-		sr_bth_init(skb->data, IB_OPCODE_RC_ACKNOWLEDGE, false, 0,
-			    SR_PKEY_DEFAULT, dqpn, false, psn);
+		sr_bth_init(skb->data, opcode, false, 0, SR_PKEY_DEFAULT, dqpn,
+			    false, psn);
 		aeth = sr_ext(skb->data, oi, SR_AETH);
 		aeth->smsn = sr_aeth_pack(syndrome, qp->resp_msn);
+		if (orig) {
+			ack = sr_ext(skb->data, oi, SR_ATMACK);
+			ack->orig = cpu_to_be64(*orig);
+		}
 		sr_xmit(sdev, dst, &qp->av, skb,
 			sr_req_sport(&qp->av, qp->ibqp.qp_num, dqpn));
 	}
@@ -568,36 +579,6 @@ static u8 sr_resp_rc_read(struct sr_qp *qp, const struct sr_pkt *pkt,
 	return 0;
 }
 
-/* Sends an atomic's ACK with the original value. */
-static void sr_resp_atomic_ack(struct sr_qp *qp, u32 psn, u64 orig)
-{
-	struct sr_dev *sdev = to_sr_dev(qp->ibqp.device);
-	const struct sr_opinfo *oi =
-		sr_opinfo(IB_OPCODE_RC_ATOMIC_ACKNOWLEDGE);
-	u32 dqpn = qp->attr.dest_qp_num;
-	struct sr_atmack *ack;
-	struct sr_aeth *aeth;
-	struct dst_entry *dst;
-	struct sk_buff *skb;
-
-	dst = sr_route(sdev, &qp->av);
-	if (IS_ERR(dst))
-		return;
-	skb = sr_pkt_new(dst, &qp->av, oi->hlen, GFP_ATOMIC);
-	if (skb) {
-		sr_bth_init(skb->data, IB_OPCODE_RC_ATOMIC_ACKNOWLEDGE, false,
-			    0, SR_PKEY_DEFAULT, dqpn, false, psn);
-		aeth = sr_ext(skb->data, oi, SR_AETH);
-		aeth->smsn = sr_aeth_pack(SR_AETH_ACK | SR_AETH_NO_CREDITS,
-					  qp->resp_msn);
-		ack = sr_ext(skb->data, oi, SR_ATMACK);
-		ack->orig = cpu_to_be64(orig);
-		sr_xmit(sdev, dst, &qp->av, skb,
-			sr_req_sport(&qp->av, qp->ibqp.qp_num, dqpn));
-	}
-	dst_release(dst);
-}
-
 /*
  * Does an atomic on the 64-bit word (in the CPU's order) its AtomicETH
  * names: 0 and its original value in *@orig, or a syndrome.
@@ -648,14 +629,16 @@ static void sr_resp_rc_atomic(struct sr_qp *qp, const struct sr_pkt *pkt,
 		for (i = 0; i < SR_RESP_ATOMICS; i++) {
 			r = &qp->resp_atomics[i];
 			if (r->valid && r->psn == pkt->psn)
-				sr_resp_atomic_ack(qp, pkt->psn, r->orig);
+				sr_resp_ack(qp, SR_AETH_ACK |
+					    SR_AETH_NO_CREDITS, pkt->psn,
+					    &r->orig);
 		}
 		return;
 	}
 	syn = qp->resp_send || qp->resp_write ? SR_NAK_INVALID :
 		sr_resp_rc_atomic_do(qp, pkt, &orig);
 	if (syn) {
-		sr_resp_ack(qp, syn, pkt->psn);
+		sr_resp_ack(qp, syn, pkt->psn, NULL);
 		sr_resp_end(qp);
 		sr_resp_failed(qp);
 		return;
@@ -665,7 +648,7 @@ static void sr_resp_rc_atomic(struct sr_qp *qp, const struct sr_pkt *pkt,
 				     .orig = orig };
 	qp->resp_msn = sr_psn_add(qp->resp_msn, 1);
 	qp->resp_psn = sr_psn_add(qp->resp_psn, 1);
-	sr_resp_atomic_ack(qp, pkt->psn, orig);
+	sr_resp_ack(qp, SR_AETH_ACK | SR_AETH_NO_CREDITS, pkt->psn, &orig);
 }
 
 /*
@@ -706,7 +689,7 @@ static void sr_resp_rc_reads(struct sr_qp *qp, const struct sr_pkt *pkt,
 		qp->resp_psn = sr_psn_add(qp->resp_psn, npkts);
 		return;
 	}
-	sr_resp_ack(qp, syn, pkt->psn);
+	sr_resp_ack(qp, syn, pkt->psn, NULL);
 	if (!dup) {
 		sr_resp_end(qp);
 		sr_resp_failed(qp);
@@ -727,10 +710,10 @@ static void sr_resp_rc_answer(struct sr_qp *qp, const struct sr_pkt *pkt,
 		qp->resp_psn = sr_psn_add(qp->resp_psn, 1);
 		if (pkt->ackreq)
 			sr_resp_ack(qp, SR_AETH_ACK | SR_AETH_NO_CREDITS,
-				    pkt->psn);
+				    pkt->psn, NULL);
 		return;
 	}
-	sr_resp_ack(qp, syn, pkt->psn);
+	sr_resp_ack(qp, syn, pkt->psn, NULL);
 	if ((syn & SR_AETH_TYPE) == SR_AETH_RNR)
 		return;
 	sr_resp_end(qp);
@@ -820,12 +803,12 @@ bool sr_resp_rc(struct sr_qp *qp, const struct sk_buff *skb,
 		sr_count(&sdev->counters, SR_DUPLICATE_REQUEST);
 		if (pkt->ackreq)
 			sr_resp_ack(qp, SR_AETH_ACK | SR_AETH_NO_CREDITS,
-				    sr_psn_add(qp->resp_psn, -1));
+				    sr_psn_add(qp->resp_psn, -1), NULL);
 	} else if (d > 0) {
 		sr_count(&sdev->counters, SR_OUT_OF_SEQ_REQUEST);
 		if (!qp->resp_nak)
 			sr_resp_ack(qp, SR_AETH_NAK | SR_NAK_PSN_SEQ,
-				    qp->resp_psn);
+				    qp->resp_psn, NULL);
 		qp->resp_nak = true;
 	} else {
 		qp->resp_nak = false;
