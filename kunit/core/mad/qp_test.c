@@ -29,23 +29,32 @@ static bool qt_counter_reaches(struct ib_device *dev, const char *name,
 	return false;
 }
 
-/* A GET from @from's agent to @to, answered: both QP1s send and receive. */
+/*
+ * A GET from @from's agent to @to, answered: both QP1s send and receive.
+ * Both agents count their sends, the answer's too, so the exchange ends
+ * only when the answer's send has ended as well: the next exchange's
+ * counts then start from a settled state.
+ */
 static void qt_exchange(struct kunit *test, struct menv_agent *from,
 			struct ib_device *to, struct menv_agent *resp, u32 tid)
 {
 	struct ib_ah *ah = menv_ah(test, from->agent, to, 1);
 	struct ib_mad_send_buf *buf;
 	int nrecv = atomic_read(&resp->nrecv);
+	int nanswered = atomic_read(&resp->nsend);
 	int nsend = atomic_read(&from->nsend);
 
 	buf = menv_mad(test, from, ah, 1, QT_CLASS, 1, IB_MGMT_METHOD_GET, tid);
 	buf->timeout_ms = 2000;
+	buf->context[1] = buf;
 	KUNIT_ASSERT_EQ(test, ib_post_send_mad(buf, NULL), 0);
 	KUNIT_EXPECT_TRUE(test, menv_wait(&resp->nrecv, nrecv + 1, resp));
 	KUNIT_EXPECT_TRUE(test, menv_wait(&from->nsend, nsend + 1, from));
+	KUNIT_EXPECT_PTR_EQ(test, from->last_context, (void *)buf);
 	KUNIT_EXPECT_EQ(test, from->last_status, IB_WC_SUCCESS);
 	KUNIT_EXPECT_TRUE(test, from->last_had_send);
 	KUNIT_EXPECT_EQ(test, from->last_data[0], (u8)tid);
+	KUNIT_EXPECT_TRUE(test, menv_wait(&resp->nsend, nanswered + 1, resp));
 	rdma_destroy_ah(ah, RDMA_DESTROY_AH_SLEEPABLE);
 }
 
