@@ -459,6 +459,11 @@ def segment(path, key):
     return seg[:end[0]] if end else seg
 
 
+# The lab failed a step no mutant could break (a dependency of the mutant's
+# module would not load): the mutant is not judged.
+BROKEN = 'lab: '
+
+
 def evidence(mutant, ledger, exclude):
     """What happened to a mutant: ([how it was caught], {result name:
     status}), from the files of the boot it ran in."""
@@ -478,6 +483,8 @@ def evidence(mutant, ledger, exclude):
                 word = line.split()
                 if word and word[0] == 'FAIL':
                     how.append(f'{word[1]} failure ({" ".join(word[2:])})')
+                elif word and word[0] == 'BROKEN':
+                    how.insert(0, f'{BROKEN}{word[1]} {" ".join(word[2:])} failed')
     except OSError:
         pass
     failed = []
@@ -590,6 +597,8 @@ def verdict(mutant, ledger, exclude, base):
     if mutant['key'] not in ledger:
         return 'not run', 'the run stopped before it'
     how, statuses = evidence(mutant, ledger, exclude)
+    if how and how[0].startswith(BROKEN):
+        return 'unjudged', how[0]
     if how:
         return 'caught', '; '.join(how)
     skipped = [n for n, s in statuses.items() if s == 'SKIP' and base.get(n) == 'PASS']
@@ -645,10 +654,11 @@ def cmd_judge(args):
     judged = counts.get('caught', 0) + counts.get('missed', 0)
     rate = 100.0 * counts.get('caught', 0) / judged if judged else 0.0
     print(', '.join(f'{counts[s]} {s}' for s in
-                    ('caught', 'missed', 'stale', 'equivalent', 'build-error', 'not run')
+                    ('caught', 'missed', 'stale', 'equivalent', 'build-error',
+                     'unjudged', 'not run')
                     if s in counts) + f' of {len(mutants)} mutations')
     print(f'catch rate: {rate:.1f}% ({counts.get("caught", 0)} of {judged} judged)')
-    if counts.get('not run'):
+    if counts.get('not run') or counts.get('unjudged'):
         return 1
     if args.min_rate is not None and rate < args.min_rate:
         print(f'catch rate below --min-rate {args.min_rate:g}%')
