@@ -5,10 +5,12 @@
  * No state: namespaces and netdevs belong to the suite that made them.
  */
 #include <linux/fs.h>
+#include <linux/inetdevice.h>
 #include <linux/magic.h>
 #include <linux/netdevice.h>
 #include <linux/nsproxy.h>
 #include <linux/proc_ns.h>
+#include <linux/rtnetlink.h>
 #include <linux/slab.h>
 #include <linux/umh.h>
 #include <net/net_namespace.h>
@@ -94,3 +96,33 @@ struct net_device *tnet_dev(struct net *net, const char *name)
 	return dev_get_by_name(net, name);
 }
 EXPORT_SYMBOL_GPL(tnet_dev);
+
+/**
+ * tnet_accept_local - let a netdev of the initial namespace take IPv4
+ *	packets whose source is an address of this host (accept_local)
+ * @name: the netdev's name
+ *
+ * Two ends of a veth pair in one namespace reach each other's IPv4
+ * addresses through the link only so: without it the receiving end
+ * drops an ARP request from the other end's (local) address as a
+ * martian, and a RoCE destination there never resolves.
+ *
+ * Return: 0, or -ENODEV when there is no such netdev with IPv4.
+ */
+int tnet_accept_local(const char *name)
+{
+	struct net_device *dev;
+	struct in_device *idev;
+	int ret = -ENODEV;
+
+	rtnl_lock();
+	dev = __dev_get_by_name(&init_net, name);
+	idev = dev ? __in_dev_get_rtnl(dev) : NULL;
+	if (idev) {
+		IN_DEV_CONF_SET(idev, ACCEPT_LOCAL, 1);
+		ret = 0;
+	}
+	rtnl_unlock();
+	return ret;
+}
+EXPORT_SYMBOL_GPL(tnet_accept_local);

@@ -2,7 +2,8 @@
 /*
  * rdma_kunit_lib: real networks for the suites that need routes and
  * neighbours (address resolution, RoCE destinations): iproute2's "ip" run
- * from the kernel, network namespaces by name, netdevs by name.
+ * from the kernel, network namespaces by name, netdevs by name, the one
+ * IPv4 setting "ip" cannot make (accept_local).
  *
  * A suite builds its set-up with tnet_ip() ("link add ... type veth peer
  * name ... netns ...", "addr add ...", "route add ...") and takes it down
@@ -21,5 +22,6 @@ struct net_device;
 int tnet_ip(const char *fmt, ...) __printf(1, 2);
 struct net *tnet_netns(const char *name);
 struct net_device *tnet_dev(struct net *net, const char *name);
+int tnet_accept_local(const char *name);
 
 #endif

@@ -10,25 +10,33 @@
  * port) and read by the case after a wait on the counters.
  */
 #include <linux/slab.h>
+#include <net/ipv6.h>
 #include <rdma/ib_cache.h>
 #include "menv.h"
 #include "tk.h"
 
-/* Sends a request's answer back: its GetResp, same TID and data. */
-static void menv_answer(struct ib_mad_agent *agent,
-			struct ib_mad_recv_wc *rwc)
+/*
+ * Sends a request's answer back: its GetResp, same TID and data.  What
+ * failed is kept in the agent's answer_err for the case to check.
+ */
+static void menv_answer(struct menv_agent *a, struct ib_mad_recv_wc *rwc)
 {
+	struct ib_mad_agent *agent = a->agent;
 	struct ib_mad_send_buf *buf;
 	struct ib_ah *ah;
+	int ret;
 
 	ah = ib_create_ah_from_wc(agent->qp->pd, rwc->wc, rwc->recv_buf.grh,
 				  agent->port_num);
-	if (IS_ERR(ah))
+	if (IS_ERR(ah)) {
+		a->answer_err = PTR_ERR(ah);
 		return;
+	}
 	buf = ib_create_send_mad(agent, rwc->wc->src_qp, rwc->wc->pkey_index,
 				 0, IB_MGMT_MAD_HDR, IB_MGMT_MAD_DATA,
 				 GFP_KERNEL, IB_MGMT_BASE_VERSION);
 	if (IS_ERR(buf)) {
+		a->answer_err = PTR_ERR(buf);
 		rdma_destroy_ah(ah, RDMA_DESTROY_AH_SLEEPABLE);
 		return;
 	}
@@ -36,7 +44,9 @@ static void menv_answer(struct ib_mad_agent *agent,
 	((struct ib_mad_hdr *)buf->mad)->method |= IB_MGMT_METHOD_RESP;
 	buf->ah = ah;
 	buf->context[0] = ah;
-	if (ib_post_send_mad(buf, NULL)) {
+	ret = ib_post_send_mad(buf, NULL);
+	if (ret) {
+		a->answer_err = ret;
 		rdma_destroy_ah(ah, RDMA_DESTROY_AH_SLEEPABLE);
 		ib_free_send_mad(buf);
 	}
@@ -75,7 +85,7 @@ static void menv_recv(struct ib_mad_agent *agent,
 	memcpy(a->last_data, rb->mad->data, sizeof(a->last_data));
 	a->last_had_send = send_buf;
 	if (a->answer && !ib_response_mad(&rwc->recv_buf.mad->mad_hdr))
-		menv_answer(agent, rwc);
+		menv_answer(a, rwc);
 	if (a->cancel_in_recv && send_buf)
 		menv_cancel_answered(a, send_buf);
 	ib_free_recv_mad(rwc);
@@ -164,9 +174,12 @@ void menv_agent_free(struct menv_agent *a)
 	ib_unregister_mad_agent(a->agent);
 }
 
-/* The index of the first GID of @type on @dev's @port, or -1. */
+/*
+ * The index of the first GID of @type on @dev's @port (an IPv4-mapped one
+ * if @v4), or -1.
+ */
 static int menv_gid_index(struct ib_device *dev, u32 port,
-			  enum ib_gid_type type, union ib_gid *gid)
+			  enum ib_gid_type type, bool v4, union ib_gid *gid)
 {
 	const struct ib_gid_attr *attr;
 	int i;
@@ -175,7 +188,8 @@ static int menv_gid_index(struct ib_device *dev, u32 port,
 		attr = rdma_get_gid_attr(dev, port, i);
 		if (IS_ERR(attr))
 			continue;
-		if (attr->gid_type == type) {
+		if (attr->gid_type == type &&
+		    (!v4 || ipv6_addr_v4mapped((struct in6_addr *)&attr->gid))) {
 			*gid = attr->gid;
 			rdma_put_gid_attr(attr);
 			return i;
@@ -183,6 +197,19 @@ static int menv_gid_index(struct ib_device *dev, u32 port,
 		rdma_put_gid_attr(attr);
 	}
 	return -1;
+}
+
+/**
+ * menv_has_gid4 - does a RoCE port have an IPv4 RoCEv2 GID yet?
+ * @dev: the device
+ * @port: its port
+ */
+bool menv_has_gid4(struct ib_device *dev, u32 port)
+{
+	union ib_gid gid;
+
+	return menv_gid_index(dev, port, IB_GID_TYPE_ROCE_UDP_ENCAP, true,
+			      &gid) >= 0;
 }
 
 /**
@@ -200,6 +227,23 @@ static int menv_gid_index(struct ib_device *dev, u32 port,
 struct ib_ah *menv_ah(struct kunit *test, struct ib_mad_agent *from,
 		      struct ib_device *to, u32 to_port)
 {
+	return menv_ah_family(test, from, to, to_port, false);
+}
+
+/**
+ * menv_ah_family - menv_ah(), RoCE over IPv4 if @v4: between the ports'
+ *	first IPv4-mapped RoCEv2 GIDs
+ * @test: the case; fails if there is none
+ * @from: the sending agent
+ * @to: the receiving device
+ * @to_port: its port
+ * @v4: IPv4 GIDs only
+ *
+ * Return: the AH; destroy it with rdma_destroy_ah().
+ */
+struct ib_ah *menv_ah_family(struct kunit *test, struct ib_mad_agent *from,
+			     struct ib_device *to, u32 to_port, bool v4)
+{
 	struct rdma_ah_attr attr = {};
 	struct ib_port_attr pa;
 	union ib_gid gid, own;
@@ -211,9 +255,9 @@ struct ib_ah *menv_ah(struct kunit *test, struct ib_mad_agent *from,
 		attr.type = RDMA_AH_ATTR_TYPE_ROCE;
 		KUNIT_ASSERT_GE(test, menv_gid_index(to, to_port,
 						     IB_GID_TYPE_ROCE_UDP_ENCAP,
-						     &gid), 0);
+						     v4, &gid), 0);
 		idx = menv_gid_index(from->device, from->port_num,
-				     IB_GID_TYPE_ROCE_UDP_ENCAP, &own);
+				     IB_GID_TYPE_ROCE_UDP_ENCAP, v4, &own);
 		KUNIT_ASSERT_GE(test, idx, 0);
 		rdma_ah_set_grh(&attr, &gid, 0, idx, 64, 0);
 	} else {

@@ -19,6 +19,7 @@
  * @agent: the registered agent
  * @answer: reply to each request received with its GetResp (method
  *	| 0x80), same TID, the request's data
+ * @answer_err: the error of the last answer that could not be sent
  * @cancel_in_recv: cancel the request a response answers from the
  *	response's handler, and wait there 200 ms for the request's end
  * @sent_in_recv: that end came while the handler waited (it must not)
@@ -39,6 +40,7 @@
 struct menv_agent {
 	struct ib_mad_agent *agent;
 	bool answer;
+	int answer_err;
 	bool cancel_in_recv;
 	bool sent_in_recv;
 	wait_queue_head_t wq;
@@ -61,6 +63,9 @@ struct menv_agent *menv_agent(struct kunit *test, struct ib_device *dev,
 void menv_agent_free(struct menv_agent *a);
 struct ib_ah *menv_ah(struct kunit *test, struct ib_mad_agent *from,
 		      struct ib_device *to, u32 to_port);
+struct ib_ah *menv_ah_family(struct kunit *test, struct ib_mad_agent *from,
+			     struct ib_device *to, u32 to_port, bool v4);
+bool menv_has_gid4(struct ib_device *dev, u32 port);
 struct ib_mad_send_buf *menv_mad(struct kunit *test, struct menv_agent *a,
 				 struct ib_ah *ah, u32 qpn, u8 mgmt_class,
 				 u8 version, u8 method, u32 tid_lo);

@@ -2,8 +2,8 @@
 /*
  * KUnit suite rdma_core_mad_send: core/mad/send.c between two test
  * devices on one fabric, InfiniBand (QP1 by LID) and RoCE (QP1 by GID,
- * with a GRH): requests answered and matched by TID, unsolicited sends,
- * timeouts after retries, cancel and modify (also from the handler of
+ * with a GRH, over IPv6 and IPv4): requests answered and matched by TID,
+ * unsolicited sends, timeouts after retries, cancel and modify (also from the handler of
  * the answer), a response from another port, unregistration with sends
  * outstanding, bad posts.
  */
@@ -11,6 +11,7 @@
 #include <linux/delay.h>
 #include "menv.h"
 #include "tk.h"
+#include "tnet.h"
 
 /* A vendor class of the first range: no OUI, no RMPP. */
 #define ST_CLASS	0x09
@@ -22,16 +23,39 @@ struct st_pair {
 	struct ib_ah *ah;		/* from A to B's port 1 */
 };
 
-static void st_pair_make(struct kunit *test, struct st_pair *p, bool roce)
+/* How a pair's devices reach each other */
+enum st_fabric {
+	ST_IB,		/* InfiniBand, by LID */
+	ST_ROCE,	/* RoCE, by the ports' first RoCEv2 GIDs */
+	ST_ROCE4,	/* RoCE over IPv4: the GRH buffer holds an IPv4 header */
+};
+
+/* IPv4 addresses on the RoCE pair's veth ends, and their GIDs awaited. */
+static void st_pair_ipv4(struct kunit *test, struct st_pair *p)
 {
-	if (roce) {
+	KUNIT_ASSERT_EQ(test, tnet_ip("addr add 10.97.0.1/24 dev ktrpv0"), 0);
+	KUNIT_ASSERT_EQ(test, tnet_ip("addr add 10.97.0.2/24 dev ktrpv1"), 0);
+	/* An answer's AH resolves the asker's MAC by ARP over the link */
+	KUNIT_ASSERT_EQ(test, tnet_accept_local("ktrpv0"), 0);
+	KUNIT_ASSERT_EQ(test, tnet_accept_local("ktrpv1"), 0);
+	KUNIT_ASSERT_TRUE(test, tk_wait_for(menv_has_gid4(&p->a->ibdev, 1) &&
+					    menv_has_gid4(&p->b->ibdev, 1)));
+}
+
+static void st_pair_make(struct kunit *test, struct st_pair *p,
+			 enum st_fabric f)
+{
+	if (f != ST_IB) {
 		tk_roce_pair(test, "ktmad%d", &p->a, &p->b);
+		if (f == ST_ROCE4)
+			st_pair_ipv4(test, p);
 	} else {
 		p->a = menv_dev(test, false);
 		p->b = menv_dev(test, false);
 	}
 	p->req = menv_agent(test, &p->a->ibdev, 1, IB_QPT_GSI, 0, 0, 0, 0);
-	p->ah = menv_ah(test, p->req->agent, &p->b->ibdev, 1);
+	p->ah = menv_ah_family(test, p->req->agent, &p->b->ibdev, 1,
+			       f == ST_ROCE4);
 }
 
 static void st_pair_free(struct st_pair *p)
@@ -63,14 +87,17 @@ static void st_wait_sent(struct kunit *test, struct st_pair *p)
 							 "sent") >= 1));
 }
 
-/* A request from A's agent to B's, answered, matched and reported. */
-static void st_request_response(struct kunit *test, bool roce)
+/*
+ * A request from A's agent to B's, answered, matched (from where it went:
+ * over IPv4, the GID made of the IPv4 header's source) and reported.
+ */
+static void st_request_response(struct kunit *test, enum st_fabric f)
 {
 	struct st_pair p;
 	struct menv_agent *resp;
 	struct ib_mad_send_buf *buf;
 
-	st_pair_make(test, &p, roce);
+	st_pair_make(test, &p, f);
 	resp = menv_agent(test, &p.b->ibdev, 1, IB_QPT_GSI, ST_CLASS, 1,
 			  IB_MGMT_METHOD_GET, 0);
 	resp->answer = true;
@@ -84,6 +111,7 @@ static void st_request_response(struct kunit *test, bool roce)
 	KUNIT_EXPECT_EQ(test, resp->last_recv.method, IB_MGMT_METHOD_GET);
 	KUNIT_EXPECT_FALSE(test, resp->last_had_send);
 	KUNIT_EXPECT_EQ(test, resp->last_data[0], 0x77);
+	KUNIT_EXPECT_EQ(test, resp->answer_err, 0);
 	KUNIT_EXPECT_TRUE(test, menv_wait(&p.req->nsend, 1, p.req));
 	KUNIT_EXPECT_EQ(test, atomic_read(&p.req->nrecv), 1);
 	KUNIT_EXPECT_TRUE(test, p.req->last_had_send);
@@ -103,12 +131,17 @@ static void st_request_response(struct kunit *test, bool roce)
 
 static void st_request_response_ib(struct kunit *test)
 {
-	st_request_response(test, false);
+	st_request_response(test, ST_IB);
 }
 
 static void st_request_response_roce(struct kunit *test)
 {
-	st_request_response(test, true);
+	st_request_response(test, ST_ROCE);
+}
+
+static void st_request_response_roce4(struct kunit *test)
+{
+	st_request_response(test, ST_ROCE4);
 }
 
 /* Unsolicited: reported once sent, received without a request. */
@@ -118,7 +151,7 @@ static void st_unsolicited(struct kunit *test)
 	struct menv_agent *rcv;
 	struct ib_mad_send_buf *buf;
 
-	st_pair_make(test, &p, false);
+	st_pair_make(test, &p, ST_IB);
 	rcv = menv_agent(test, &p.b->ibdev, 1, IB_QPT_GSI, ST_CLASS, 1,
 			 IB_MGMT_METHOD_SEND, 0);
 	buf = menv_mad(test, p.req, p.ah, 1, ST_CLASS, 1, IB_MGMT_METHOD_SEND,
@@ -140,7 +173,7 @@ static void st_timeout_retries(struct kunit *test)
 	struct ib_mad_send_buf *buf;
 	u64 before;
 
-	st_pair_make(test, &p, false);
+	st_pair_make(test, &p, ST_IB);
 	before = menv_counter(&p.b->ibdev, 1, "drop_no_agent");
 	buf = menv_mad(test, p.req, p.ah, 1, ST_CLASS, 1, IB_MGMT_METHOD_GET,
 		       9);
@@ -164,7 +197,7 @@ static void st_cancel(struct kunit *test)
 	struct st_pair p;
 	struct ib_mad_send_buf *buf;
 
-	st_pair_make(test, &p, false);
+	st_pair_make(test, &p, ST_IB);
 	buf = st_post_get(test, &p, 4, 60000);
 	/* Sent and waiting for its response, then cancelled */
 	st_wait_sent(test, &p);
@@ -187,7 +220,7 @@ static void st_cancel_in_response(struct kunit *test)
 	struct st_pair p;
 	struct menv_agent *resp;
 
-	st_pair_make(test, &p, false);
+	st_pair_make(test, &p, ST_IB);
 	resp = menv_agent(test, &p.b->ibdev, 1, IB_QPT_GSI, ST_CLASS, 1,
 			  IB_MGMT_METHOD_GET, 0);
 	resp->answer = true;
@@ -219,7 +252,7 @@ static void st_response_from_another_peer(struct kunit *test)
 	struct st_pair p;
 	u64 before;
 
-	st_pair_make(test, &p, false);
+	st_pair_make(test, &p, ST_IB);
 	resp = menv_agent(test, &p.b->ibdev, 1, IB_QPT_GSI, ST_CLASS, 1,
 			  IB_MGMT_METHOD_GET, 0);
 	other = menv_agent(test, &c->ibdev, 1, IB_QPT_GSI, 0, 0, 0, 0);
@@ -266,7 +299,7 @@ static void st_modify(struct kunit *test)
 	struct st_pair p;
 	struct ib_mad_send_buf *buf, *idle;
 
-	st_pair_make(test, &p, false);
+	st_pair_make(test, &p, ST_IB);
 	idle = menv_mad(test, p.req, p.ah, 1, ST_CLASS, 1, IB_MGMT_METHOD_GET,
 			5);
 	KUNIT_EXPECT_EQ(test, ib_modify_mad(idle, 100), -EINVAL);
@@ -285,7 +318,7 @@ static void st_unregister_outstanding(struct kunit *test)
 	struct st_pair p;
 	int i;
 
-	st_pair_make(test, &p, false);
+	st_pair_make(test, &p, ST_IB);
 	for (i = 0; i < 8; i++)
 		st_post_get(test, &p, 10 + i, 60000);
 	menv_agent_free(p.req);
@@ -303,7 +336,7 @@ static void st_bad_post(struct kunit *test)
 	struct ib_mad_send_buf *good, *noah, *bad = NULL;
 	struct ib_mad_agent *quiet;
 
-	st_pair_make(test, &p, false);
+	st_pair_make(test, &p, ST_IB);
 	good = menv_mad(test, p.req, p.ah, 1, ST_CLASS, 1, IB_MGMT_METHOD_SEND,
 			1);
 	noah = menv_mad(test, p.req, NULL, 1, ST_CLASS, 1, IB_MGMT_METHOD_SEND,
@@ -362,6 +395,7 @@ static void st_create_send_mad(struct kunit *test)
 static struct kunit_case st_cases[] = {
 	KUNIT_CASE(st_request_response_ib),
 	KUNIT_CASE(st_request_response_roce),
+	KUNIT_CASE(st_request_response_roce4),
 	KUNIT_CASE(st_unsolicited),
 	KUNIT_CASE(st_timeout_retries),
 	KUNIT_CASE(st_cancel),
