@@ -66,6 +66,8 @@ static int sr_query_device(struct ib_device *ibdev,
 	attr->max_srq = SR_MAX_SRQ;
 	attr->max_srq_wr = SR_MAX_SRQ_WR;
 	attr->max_srq_sge = SR_MAX_SRQ_SGE;
+	/* Fast registration: REG_MR, LOCAL_INV, sends with invalidate */
+	attr->device_cap_flags = IB_DEVICE_MEM_MGT_EXTENSIONS;
 	/* "rdma link delete" may take it away */
 	attr->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
 	return 0;

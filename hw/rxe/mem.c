@@ -25,7 +25,8 @@ struct sr_mr *sr_mr_get(struct sr_dev *sdev, u32 key)
 
 	rcu_read_lock();
 	mr = xa_load(&sdev->mrs, key >> 8);
-	if (mr && (READ_ONCE(mr->key) != key ||
+	/* Pairs with sr_mr_register()'s release: its access is seen */
+	if (mr && (smp_load_acquire(&mr->key) != key ||
 		   !refcount_inc_not_zero(&mr->ref)))
 		mr = NULL;
 	rcu_read_unlock();
@@ -42,6 +43,60 @@ void sr_mr_put(struct sr_mr *mr)
 {
 	if (refcount_dec_and_test(&mr->ref))
 		complete(&mr->unused);
+}
+
+/**
+ * sr_mr_register - a REG_MR work request: a fast-registration MR gets a key
+ * @ibmr: the MR, mapped by ib_map_mr_sg() (its bounds and pages)
+ * @pd: the PD of the QP that asks; the MR must be its
+ * @key: the key, of the MR's index (the ULP changes only the key byte)
+ * @access: the access flags the registration gives
+ *
+ * Context: any (the requester).
+ * Return: 0, or -EINVAL: not a fast-registration MR of @pd, a key of
+ * another index, or an MR that is registered (invalidate it first).
+ */
+int sr_mr_register(struct ib_mr *ibmr, const struct ib_pd *pd, u32 key,
+		   int access)
+{
+	struct sr_mr *mr = to_sr_mr(ibmr);
+
+	if (!mr->pages || mr->pd != pd || key >> 8 != ibmr->lkey >> 8)
+		return -EINVAL;
+	if (cmpxchg(&mr->key, 0, SR_MR_KEY_BUSY))
+		return -EINVAL;
+	mr->access = access;
+	/* Whoever finds the key sees the access and the mapping before it */
+	smp_store_release(&mr->key, key);
+	return 0;
+}
+
+/**
+ * sr_mr_invalidate - a fast-registration MR's key taken away (LOCAL_INV,
+ *	or a send with invalidate)
+ * @sdev: the device
+ * @pd: the PD of the QP that asks; the MR must be its
+ * @key: the key it is registered under
+ *
+ * Lookups no longer find it.  A user that found it before keeps it until
+ * it lets go.
+ *
+ * Context: any.
+ * Return: 0, or -EINVAL: no fast-registration MR of @pd is registered
+ * under @key.
+ */
+int sr_mr_invalidate(struct sr_dev *sdev, const struct ib_pd *pd, u32 key)
+{
+	struct sr_mr *mr;
+	int ret = -EINVAL;
+
+	rcu_read_lock();
+	mr = xa_load(&sdev->mrs, key >> 8);
+	if (mr && mr->pages && mr->pd == pd &&
+	    cmpxchg(&mr->key, key, 0) == key)
+		ret = 0;
+	rcu_read_unlock();
+	return ret;
 }
 
 /**

@@ -18,16 +18,21 @@
 /* The device's limits (query_device) */
 #define SR_MAX_MR		(1 << 16)
 #define SR_MAX_FAST_REG_PAGES	512
+/* No packet's key: table index 0 holds no MR */
+#define SR_MR_KEY_BUSY		1
 
 /**
  * struct sr_mr - a memory region
  * @ibmr: the core's (lkey and rkey: the table index above the key byte)
  * @pd: its PD (the core sets @ibmr.pd only after the verb returns, when
  *	the data path may already find the MR)
- * @key: the key the data path finds it by (sr_mr_get()): its lkey, set
- *	before it is in the table; 0, which names no MR, for a
- *	fast-registration MR, which gets one with its first registration
- * @access: the access flags it was made with
+ * @key: the key the data path finds it by (sr_mr_get(), an acquire that
+ *	pairs with the release that sets it): its lkey, set before it is in
+ *	the table.  A fast-registration MR has 0, which names no MR, until
+ *	a REG_MR work request gives it one, and again once it is
+ *	invalidated; SR_MR_KEY_BUSY while a registration writes it.
+ * @access: the access flags it was made with (a fast-registration MR:
+ *	those of its registration)
  * @ref: the table's reference and one per user on the data path; the
  *	last one put completes @unused
  * @unused: what dereg_mr waits for, the MR out of the table
@@ -43,8 +48,13 @@
  * @npages: what the last ib_map_mr_sg() put in it
  *
  * Nothing but @ref changes once the MR is in the table, apart from a
- * fast-registration MR's key, page list and bounds (which the REG_MR
- * work request is to set, serialized against the data path with them).
+ * fast-registration MR's: ib_map_mr_sg() sets its page list and bounds
+ * while it has no key (the ULP's rule), a REG_MR work request its access
+ * and then its key, and an invalidation takes the key away again
+ * (sr_mr_register(), sr_mr_invalidate(): a compare-and-exchange on @key
+ * each, so that two of them never interleave).  A user on the data path
+ * that found the MR before an invalidation keeps what it found until it
+ * lets go.
  */
 struct sr_mr {
 	struct ib_mr ibmr;

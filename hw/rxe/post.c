@@ -12,17 +12,22 @@
 #include "qp.h"
 #include "req.h"
 
-/* Whether the device sends this opcode on a QP of this type (yet). */
+/* Whether the device does this opcode on a QP of this type (yet). */
 static bool sr_post_opcode_ok(const struct sr_qp *qp, enum ib_wr_opcode op)
 {
+	bool rc = qp->ibqp.qp_type == IB_QPT_RC;
+
 	if (op == IB_WR_SEND || op == IB_WR_SEND_WITH_IMM)
 		return true;
 	if (sr_qp_is_ud(qp))
 		return false;
 	if (op == IB_WR_RDMA_READ || op == IB_WR_ATOMIC_CMP_AND_SWP ||
 	    op == IB_WR_ATOMIC_FETCH_AND_ADD)
-		return qp->ibqp.qp_type == IB_QPT_RC && qp->attr.max_rd_atomic;
-	return op == IB_WR_RDMA_WRITE || op == IB_WR_RDMA_WRITE_WITH_IMM;
+		return rc && qp->attr.max_rd_atomic;
+	if (op == IB_WR_SEND_WITH_INV)
+		return rc;
+	return op == IB_WR_RDMA_WRITE || op == IB_WR_RDMA_WRITE_WITH_IMM ||
+	       op == IB_WR_LOCAL_INV || op == IB_WR_REG_MR;
 }
 
 /* The WR's fields for its QP's type. */
@@ -32,7 +37,10 @@ static void sr_post_fill_wr(struct sr_qp *qp, struct rxe_send_wqe *wqe,
 	wqe->wr.wr_id = wr->wr_id;
 	wqe->wr.opcode = wr->opcode;
 	wqe->wr.send_flags = wr->send_flags;
-	wqe->wr.ex.imm_data = wr->ex.imm_data;
+	if (wr->opcode == IB_WR_LOCAL_INV || wr->opcode == IB_WR_SEND_WITH_INV)
+		wqe->wr.ex.invalidate_rkey = wr->ex.invalidate_rkey;
+	else
+		wqe->wr.ex.imm_data = wr->ex.imm_data;
 	if (sr_qp_is_ud(qp)) {
 		wqe->wr.wr.ud.remote_qpn = ud_wr(wr)->remote_qpn;
 		wqe->wr.wr.ud.remote_qkey = ud_wr(wr)->remote_qkey;
@@ -48,6 +56,11 @@ static void sr_post_fill_wr(struct sr_qp *qp, struct rxe_send_wqe *wqe,
 		wqe->wr.wr.atomic.compare_add = atomic_wr(wr)->compare_add;
 		wqe->wr.wr.atomic.swap = atomic_wr(wr)->swap;
 		wqe->wr.wr.atomic.rkey = atomic_wr(wr)->rkey;
+	} else if (wr->opcode == IB_WR_REG_MR) {
+		/* Only a kernel QP's WQE names an MR so: the requester trusts it */
+		wqe->wr.wr.reg.mr = reg_wr(wr)->mr;
+		wqe->wr.wr.reg.key = reg_wr(wr)->key;
+		wqe->wr.wr.reg.access = reg_wr(wr)->access;
 	}
 }
 
@@ -131,7 +144,8 @@ static int sr_post_send_kernel(struct sr_qp *qp, const struct ib_send_wr *wr,
  * @bad_wr: set to the first WR not posted, on failure
  *
  * Posts the chain and runs the requester (sr_req_kick()).  UD (and GSI)
- * sends; RC sends, writes, reads and atomics; UC sends and writes.
+ * sends; RC sends (with invalidate too), writes, reads and atomics; UC
+ * sends and writes; on both, LOCAL_INV and REG_MR.
  *
  * Context: any.
  * Return: 0; -EINVAL in RESET, INIT or RTR, or for a WR the QP refuses

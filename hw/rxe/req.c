@@ -371,6 +371,9 @@ static u8 sr_rc_opcode(u32 wr_opcode, bool first, bool last)
 				     IB_OPCODE_RC_RDMA_WRITE_LAST;
 		return IB_OPCODE_RC_RDMA_WRITE_MIDDLE;
 	}
+	if (wr_opcode == IB_WR_SEND_WITH_INV && last)
+		return first ? IB_OPCODE_RC_SEND_ONLY_WITH_INVALIDATE :
+			       IB_OPCODE_RC_SEND_LAST_WITH_INVALIDATE;
 	if (first && last)
 		return imm ? IB_OPCODE_RC_SEND_ONLY_WITH_IMMEDIATE :
 			     IB_OPCODE_RC_SEND_ONLY;
@@ -390,14 +393,41 @@ static bool sr_rc_is_rd_atomic(u32 wr_opcode)
 	       wr_opcode == IB_WR_ATOMIC_FETCH_AND_ADD;
 }
 
-/* What the RC (and UC) requester sends (yet: no invalidations). */
+/* What the RC (and UC) requester sends. */
 static bool sr_rc_op_ok(const struct sr_qp *qp, u32 wr_opcode)
 {
+	bool rc = qp->ibqp.qp_type == IB_QPT_RC;
+
 	if (sr_rc_is_rd_atomic(wr_opcode))
-		return qp->ibqp.qp_type == IB_QPT_RC && qp->attr.max_rd_atomic;
+		return rc && qp->attr.max_rd_atomic;
+	if (wr_opcode == IB_WR_SEND_WITH_INV)
+		return rc;
 	return wr_opcode == IB_WR_SEND || wr_opcode == IB_WR_SEND_WITH_IMM ||
 	       wr_opcode == IB_WR_RDMA_WRITE ||
 	       wr_opcode == IB_WR_RDMA_WRITE_WITH_IMM;
+}
+
+/* Work requests the requester does itself, sending nothing. */
+static bool sr_rc_is_local(u32 wr_opcode)
+{
+	return wr_opcode == IB_WR_LOCAL_INV || wr_opcode == IB_WR_REG_MR;
+}
+
+/*
+ * A local operation's effect: 0 or -EINVAL.  A user's WQE cannot ask for
+ * REG_MR: it would name a kernel object.
+ */
+static int sr_rc_local_do(struct sr_qp *qp, const struct sr_wqe *w)
+{
+	struct sr_dev *sdev = to_sr_dev(qp->ibqp.device);
+
+	if (w->wr.opcode == IB_WR_LOCAL_INV)
+		return sr_mr_invalidate(sdev, qp->ibqp.pd,
+					w->wr.ex.invalidate_rkey);
+	if (qp->ibqp.uobject)
+		return -EINVAL;
+	return sr_mr_register(w->wr.wr.reg.mr, qp->ibqp.pd, w->wr.wr.reg.key,
+			      w->wr.wr.reg.access);
 }
 
 /*
@@ -535,6 +565,9 @@ static enum ib_wc_status sr_rc_packet(struct sr_qp *qp, struct sr_send *s,
 	if (oi->exts & BIT(SR_IMMDT))
 		*(__be32 *)sr_ext(skb->data, oi, SR_IMMDT) =
 			s->w.wr.ex.imm_data;
+	if (oi->exts & BIT(SR_IETH))
+		*(__be32 *)sr_ext(skb->data, oi, SR_IETH) =
+			cpu_to_be32(s->w.wr.ex.invalidate_rkey);
 	status = sr_req_gather(qp, &s->w, slot, skb->data + oi->hlen, off,
 			       len);
 	if (status != IB_WC_SUCCESS) {
@@ -580,13 +613,36 @@ static void sr_rc_flush(struct sr_qp *qp)
 	sr_comp_stop(qp);
 }
 
-/* UC: a WQE whose packets all went completes (it is the oldest). */
-static void sr_uc_done(struct sr_qp *qp, struct sr_send *s)
+/*
+ * The oldest WQE is done without an answer: UC's once its packets all
+ * went, a local operation's once it took effect.
+ */
+static void sr_req_retire(struct sr_qp *qp, struct sr_send *s)
 {
 	sr_req_complete(qp, &s->w, IB_WC_SUCCESS);
 	s->npkts = 0;
 	sr_queue_consumed(&qp->sq);
 	qp->req_next = qp->sq.cons;
+}
+
+/*
+ * A local operation at req_next takes effect once every WQE before it has
+ * completed: a send after it may carry the key a REG_MR makes, a read
+ * before it still use the one a LOCAL_INV ends.  Then it completes; in
+ * error (LOC_QP_OP_ERR) it moves the QP to ERR.  false while it waits.
+ */
+static bool sr_rc_local(struct sr_qp *qp, struct sr_send *s,
+			const struct rxe_send_wqe *slot)
+{
+	if (qp->req_next != qp->sq.cons)
+		return false;
+	sr_wqe_read(&s->w, slot);
+	if (sr_rc_local_do(qp, &s->w)) {
+		sr_rc_failed(qp, s, IB_WC_LOC_QP_OP_ERR);
+		return false;
+	}
+	sr_req_retire(qp, s);
+	return true;
 }
 
 /*
@@ -614,6 +670,11 @@ static bool sr_req_take_rc(struct sr_qp *qp)
 					  qp->sq.mask)) {
 		s = &qp->sends[qp->req_next & qp->sq.mask];
 		slot = sr_queue_slot(&qp->sq, qp->req_next);
+		if (!s->npkts && sr_rc_is_local(READ_ONCE(slot->wr.opcode))) {
+			if (!sr_rc_local(qp, s, slot))
+				break;
+			continue;
+		}
 		if (!s->npkts) {
 			status = sr_rc_start(qp, s, slot);
 			if (status != IB_WC_SUCCESS) {
@@ -657,7 +718,7 @@ static bool sr_req_take_rc(struct sr_qp *qp)
 		if (uc) {
 			/* Nothing answers: done once its last packet went */
 			if (s->next == s->npkts)
-				sr_uc_done(qp, s);
+				sr_req_retire(qp, s);
 			continue;
 		}
 		sr_comp_sent(qp, sr_psn_add(s->first_psn, s->next - 1));

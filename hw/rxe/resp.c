@@ -362,6 +362,25 @@ static const struct rxe_recv_wqe *sr_resp_rc_take(struct sr_qp *qp,
 }
 
 /*
+ * The end of a send with invalidate, placed: the rkey its IETH names is
+ * invalidated, or (not an MR of the QP's PD registered so) the receive
+ * completes in error and the sender gets an invalid request NAK.
+ */
+static u8 sr_resp_rc_invalidate(struct sr_qp *qp, const struct sr_pkt *pkt,
+				struct ib_wc *wc)
+{
+	u32 rkey = be32_to_cpu(*(__be32 *)sr_ext(pkt->bth, pkt->oi, SR_IETH));
+
+	if (sr_mr_invalidate(to_sr_dev(qp->ibqp.device), qp->ibqp.pd, rkey)) {
+		wc->status = IB_WC_REM_INV_REQ_ERR;
+		return SR_NAK_INVALID;
+	}
+	wc->wc_flags |= IB_WC_WITH_INVALIDATE;
+	wc->ex.invalidate_rkey = rkey;
+	return 0;
+}
+
+/*
  * A send's packet, resp_lock held: placed where the last one stopped.
  * 0, or the syndrome to answer with; @wc filled (and *@done) when the
  * WQE completes, in error or not.
@@ -378,8 +397,7 @@ static u8 sr_resp_rc_send(struct sr_qp *qp, const struct sk_buff *skb,
 	};
 	u32 max_sge;
 
-	if (!!(fl & SR_FIRST) == qp->resp_send ||
-	    (pkt->oi->exts & BIT(SR_IETH)))
+	if (!!(fl & SR_FIRST) == qp->resp_send)
 		return SR_NAK_INVALID;
 	if (fl & SR_FIRST) {
 		wqe = sr_resp_rc_take(qp, &max_sge);
@@ -415,6 +433,8 @@ static u8 sr_resp_rc_send(struct sr_qp *qp, const struct sk_buff *skb,
 		wc->ex.imm_data = *(__be32 *)sr_ext(pkt->bth, pkt->oi,
 						    SR_IMMDT);
 	}
+	if (pkt->oi->exts & BIT(SR_IETH))
+		return sr_resp_rc_invalidate(qp, pkt, wc);
 	return 0;
 }
 

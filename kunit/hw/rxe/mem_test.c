@@ -2,7 +2,9 @@
 /*
  * KUnit suite rdma_rxe_mem: hw/rxe/mem.c, memory regions on the data
  * path.  Keys found only with their key byte and only once published; a
- * fast-registration MR found by no key before its registration; the
+ * fast-registration MR found by no key before its registration, then by
+ * the key a registration gives it until an invalidation (each refused
+ * with another PD, index or key, or in the wrong state); the
  * PD, access and range checks at their edges (the end of the region, a
  * length that wraps); copies in and out across page boundaries for a DMA
  * MR, for a user MR's pages (not contiguous, the region starting inside
@@ -66,6 +68,63 @@ static void mm_get(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sr_dereg_mr(fr, NULL), 0);
 	KUNIT_EXPECT_EQ(test, sr_dereg_mr(&mr->ibmr, NULL), 0);
 	KUNIT_EXPECT_NULL(test, sr_mr_get(sdev, key));
+}
+
+/*
+ * A fast-registration MR registered (found by its key, with the access
+ * given) and invalidated (found no more), each only from the state and
+ * with the key, PD and index it must have.
+ */
+static void mm_register(struct kunit *test)
+{
+	struct ib_pd *pd = mm_pd(test), other = {};
+	struct sr_dev *sdev = to_sr_dev(pd->device);
+	struct sr_mr *dma = mm_dma_mr(test, pd, IB_ACCESS_LOCAL_WRITE);
+	struct ib_mr *fr = sr_alloc_mr(pd, IB_MR_TYPE_MEM_REG, 4);
+	u32 key, idx;
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(fr));
+	fr->device = pd->device;
+	idx = fr->lkey & ~0xff;
+	key = idx | 0x42;
+	/* Not a fast-registration MR, another PD, another index */
+	KUNIT_EXPECT_EQ(test, sr_mr_register(&dma->ibmr, pd, dma->ibmr.lkey,
+					     0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sr_mr_register(fr, &other, key, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sr_mr_register(fr, pd, key + 0x100, 0),
+			-EINVAL);
+	KUNIT_EXPECT_NULL(test, sr_mr_get(sdev, key));
+
+	KUNIT_ASSERT_EQ(test, sr_mr_register(fr, pd, key,
+					     IB_ACCESS_REMOTE_WRITE), 0);
+	KUNIT_EXPECT_PTR_EQ(test, sr_mr_get(sdev, key), to_sr_mr(fr));
+	sr_mr_put(to_sr_mr(fr));
+	KUNIT_EXPECT_EQ(test, to_sr_mr(fr)->access, IB_ACCESS_REMOTE_WRITE);
+	KUNIT_EXPECT_NULL(test, sr_mr_get(sdev, idx | 0x43));
+	/* Registered: not again before an invalidation */
+	KUNIT_EXPECT_EQ(test, sr_mr_register(fr, pd, idx | 0x43, 0), -EINVAL);
+	KUNIT_EXPECT_PTR_EQ(test, sr_mr_get(sdev, key), to_sr_mr(fr));
+	sr_mr_put(to_sr_mr(fr));
+
+	/* Another key byte, another PD, a DMA MR's key: nothing happens */
+	KUNIT_EXPECT_EQ(test, sr_mr_invalidate(sdev, pd, idx | 0x43), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sr_mr_invalidate(sdev, &other, key), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sr_mr_invalidate(sdev, pd, dma->ibmr.lkey),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, sr_mr_invalidate(sdev, pd, 0), -EINVAL);
+	KUNIT_EXPECT_PTR_EQ(test, sr_mr_get(sdev, dma->ibmr.lkey), dma);
+	sr_mr_put(dma);
+	KUNIT_ASSERT_EQ(test, sr_mr_invalidate(sdev, pd, key), 0);
+	KUNIT_EXPECT_NULL(test, sr_mr_get(sdev, key));
+	KUNIT_EXPECT_EQ(test, sr_mr_invalidate(sdev, pd, key), -EINVAL);
+
+	/* Registered again under the next key byte: only that one finds it */
+	KUNIT_ASSERT_EQ(test, sr_mr_register(fr, pd, idx | 0x43, 0), 0);
+	KUNIT_EXPECT_NULL(test, sr_mr_get(sdev, key));
+	KUNIT_EXPECT_PTR_EQ(test, sr_mr_get(sdev, idx | 0x43), to_sr_mr(fr));
+	sr_mr_put(to_sr_mr(fr));
+	KUNIT_EXPECT_EQ(test, sr_dereg_mr(fr, NULL), 0);
+	KUNIT_EXPECT_EQ(test, sr_dereg_mr(&dma->ibmr, NULL), 0);
 }
 
 static void mm_allows(struct kunit *test)
@@ -294,6 +353,7 @@ static void mm_dereg_waits(struct kunit *test)
 
 static struct kunit_case mm_cases[] = {
 	KUNIT_CASE(mm_get),
+	KUNIT_CASE(mm_register),
 	KUNIT_CASE(mm_allows),
 	KUNIT_CASE(mm_copy_dma),
 	KUNIT_CASE(mm_copy_user),

@@ -11,10 +11,13 @@
  * lost request packet (a sequence NAK and a rewind), a lost ACK (a
  * timeout, a duplicate and its ACK again), a write the remote MR does not
  * allow (both QPs to ERR), a peer that never answers (retries exhausted);
- * and UC: sends and writes, a lost packet losing its message only.
+ * UC: sends and writes, a lost packet losing its message only; and fast
+ * registration: REG_MR, a write by its rkey, a send with invalidate,
+ * REG_MR, send and LOCAL_INV in one chain, and what they refuse.
  */
 #include <kunit/test.h>
 #include <linux/delay.h>
+#include <linux/scatterlist.h>
 #include "dev.h"
 #include "loop.h"
 #include "mem.h"
@@ -504,6 +507,196 @@ static void rt_retries(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rt_count(env, SR_DROP_QPN), 6);
 }
 
+/* A fast-registration MR over @npages pages at @buf, page-aligned. */
+static struct ib_mr *rt_fr_mr(struct kunit *test, struct lp_env *env,
+			      u8 *buf, int npages)
+{
+	struct ib_mr *mr = sr_alloc_mr(env->pd, IB_MR_TYPE_MEM_REG, 4);
+	struct scatterlist sg[4];
+	int i;
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mr));
+	mr->device = &env->sdev->ibdev;
+	mr->pd = env->pd;
+	/* As ib_map_mr_sg() sets it before it calls the verb */
+	mr->page_size = PAGE_SIZE;
+	sg_init_table(sg, npages);
+	for (i = 0; i < npages; i++) {
+		sg_set_buf(&sg[i], buf + i * PAGE_SIZE, PAGE_SIZE);
+		/* The device's DMA is the CPU's: the kernel address */
+		sg_dma_address(&sg[i]) = (uintptr_t)(buf + i * PAGE_SIZE);
+		sg_dma_len(&sg[i]) = PAGE_SIZE;
+	}
+	KUNIT_ASSERT_EQ(test, sr_map_mr_sg(mr, sg, npages, NULL), npages);
+	return mr;
+}
+
+static u8 *rt_pages(struct kunit *test, int npages)
+{
+	u8 *p = kunit_kzalloc(test, (npages + 1) * PAGE_SIZE, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	return PTR_ALIGN(p, PAGE_SIZE);
+}
+
+/* A REG_MR WR of @mr under @key; @next follows it in the chain. */
+static void rt_reg_wr(struct ib_reg_wr *wr, u64 id, struct ib_mr *mr, u32 key,
+		      int access, bool signaled, struct ib_send_wr *next)
+{
+	*wr = (struct ib_reg_wr){
+		.wr = { .wr_id = id, .opcode = IB_WR_REG_MR, .next = next,
+			.send_flags = signaled ? IB_SEND_SIGNALED : 0 },
+		.mr = mr,
+		.key = key,
+		.access = access,
+	};
+}
+
+static int rt_post_wr(struct sr_qp *qp, struct ib_send_wr *wr)
+{
+	const struct ib_send_wr *bad;
+
+	return sr_post_send(&qp->ibqp, wr, &bad);
+}
+
+/* The next completion of @cq: @id, @status and, if it succeeded, @op. */
+static void rt_expect(struct kunit *test, struct ib_cq *cq, u64 id,
+		      enum ib_wc_status status, enum ib_wc_opcode op)
+{
+	struct ib_wc wc;
+
+	KUNIT_ASSERT_TRUE(test, lp_poll(to_sr_cq(cq), &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, id);
+	KUNIT_EXPECT_EQ(test, wc.status, status);
+	if (status == IB_WC_SUCCESS)
+		KUNIT_EXPECT_EQ(test, wc.opcode, op);
+}
+
+/*
+ * Fast registration as storage ULPs use it: B registers pages, A writes
+ * into them by the rkey (across the page boundary) and ends the
+ * registration with a send with invalidate; then A registers a source,
+ * sends from it and invalidates it locally, in one chain: each takes
+ * effect in order, the invalidation only once the send is acknowledged.
+ */
+static void rt_fast_reg(struct kunit *test)
+{
+	struct lp_env *env = lp_env(test);
+	u8 *page = rt_pages(test, 2), *spage = rt_pages(test, 1);
+	u8 *src = rt_buf(test, 3000, 7), *dst = rt_buf(test, 64, 0);
+	struct ib_mr *dmr = rt_fr_mr(test, env, page, 2);
+	struct ib_mr *smr = rt_fr_mr(test, env, spage, 1);
+	u32 rkey = (dmr->lkey & ~0xff) | 0x11;
+	u32 lkey = (smr->lkey & ~0xff) | 0x22;
+	struct ib_send_wr inv = {
+		.wr_id = 76, .opcode = IB_WR_LOCAL_INV,
+		.send_flags = IB_SEND_SIGNALED, .ex.invalidate_rkey = lkey,
+	};
+	struct ib_reg_wr reg;
+	struct ib_rdma_wr wr;
+	struct ib_sge sge;
+	struct sr_qp *a, *b;
+	struct ib_wc wc;
+
+	rt_pair(test, env, &a, &b, RT_SLOW);
+	rt_reg_wr(&reg, 70, dmr, rkey, IB_ACCESS_LOCAL_WRITE |
+		  IB_ACCESS_REMOTE_WRITE, true, NULL);
+	KUNIT_ASSERT_EQ(test, rt_post_wr(b, &reg.wr), 0);
+	rt_expect(test, b->ibqp.send_cq, 70, IB_WC_SUCCESS, IB_WC_REG_MR);
+
+	rt_wr(env, &wr, &sge, 71, IB_WR_RDMA_WRITE, src, 3000);
+	wr.remote_addr = dmr->iova + PAGE_SIZE - 1000;
+	wr.rkey = rkey;
+	KUNIT_ASSERT_EQ(test, rt_post(a, &wr), 0);
+	rt_expect(test, a->ibqp.send_cq, 71, IB_WC_SUCCESS, IB_WC_RDMA_WRITE);
+	KUNIT_EXPECT_EQ(test, memcmp(page + PAGE_SIZE - 1000, src, 3000), 0);
+
+	KUNIT_ASSERT_EQ(test, lp_recv(env, b, 72, dst, 64), 0);
+	rt_wr(env, &wr, &sge, 73, IB_WR_SEND_WITH_INV, src, 16);
+	wr.wr.ex.invalidate_rkey = rkey;
+	KUNIT_ASSERT_EQ(test, rt_post(a, &wr), 0);
+	KUNIT_ASSERT_TRUE(test, lp_poll(to_sr_cq(b->ibqp.recv_cq), &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 72);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, wc.byte_len, 16);
+	KUNIT_EXPECT_TRUE(test, wc.wc_flags & IB_WC_WITH_INVALIDATE);
+	KUNIT_EXPECT_EQ(test, wc.ex.invalidate_rkey, rkey);
+	rt_expect(test, a->ibqp.send_cq, 73, IB_WC_SUCCESS, IB_WC_SEND);
+	KUNIT_EXPECT_NULL(test, sr_mr_get(env->sdev, rkey));
+
+	/* REG_MR (unsignaled), a send from it, LOCAL_INV: one chain */
+	memset(spage, 0x5a, 64);
+	KUNIT_ASSERT_EQ(test, lp_recv(env, b, 74, dst, 64), 0);
+	rt_wr(env, &wr, &sge, 75, IB_WR_SEND, spage, 64);
+	sge.lkey = lkey;
+	wr.wr.next = &inv;
+	rt_reg_wr(&reg, 77, smr, lkey, IB_ACCESS_LOCAL_WRITE, false,
+		  &wr.wr);
+	KUNIT_ASSERT_EQ(test, rt_post_wr(a, &reg.wr), 0);
+	KUNIT_ASSERT_TRUE(test, lp_poll(to_sr_cq(b->ibqp.recv_cq), &wc));
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 74);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, memcmp(dst, spage, 64), 0);
+	rt_expect(test, a->ibqp.send_cq, 75, IB_WC_SUCCESS, IB_WC_SEND);
+	rt_expect(test, a->ibqp.send_cq, 76, IB_WC_SUCCESS, IB_WC_LOCAL_INV);
+	lp_expect_none(test, to_sr_cq(a->ibqp.send_cq));
+	KUNIT_EXPECT_NULL(test, sr_mr_get(env->sdev, lkey));
+	KUNIT_EXPECT_EQ(test, sr_dereg_mr(smr, NULL), 0);
+	KUNIT_EXPECT_EQ(test, sr_dereg_mr(dmr, NULL), 0);
+}
+
+/*
+ * What registrations and invalidations refuse: a send that invalidates a
+ * key nothing is registered under (REM_INV_REQ_ERR at both ends, both
+ * QPs to ERR, the MR left registered), REG_MR of a registered MR and
+ * LOCAL_INV of a key not registered (LOC_QP_OP_ERR, the QP to ERR).
+ */
+static void rt_fast_reg_bad(struct kunit *test)
+{
+	struct lp_env *env = lp_env(test);
+	u8 *page = rt_pages(test, 1);
+	u8 *src = rt_buf(test, 64, 3), *dst = rt_buf(test, 64, 0);
+	struct ib_mr *mr = rt_fr_mr(test, env, page, 1);
+	u32 key = (mr->lkey & ~0xff) | 0x33;
+	struct ib_send_wr inv = {
+		.wr_id = 85, .opcode = IB_WR_LOCAL_INV,
+		.send_flags = IB_SEND_SIGNALED, .ex.invalidate_rkey = key + 1,
+	};
+	struct sr_qp *a, *b, *c, *d;
+	struct ib_reg_wr reg;
+	struct ib_rdma_wr wr;
+	struct ib_sge sge;
+
+	rt_pair(test, env, &a, &b, RT_SLOW);
+	rt_reg_wr(&reg, 80, mr, key, IB_ACCESS_LOCAL_WRITE, true, NULL);
+	KUNIT_ASSERT_EQ(test, rt_post_wr(b, &reg.wr), 0);
+	rt_expect(test, b->ibqp.send_cq, 80, IB_WC_SUCCESS, IB_WC_REG_MR);
+
+	KUNIT_ASSERT_EQ(test, lp_recv(env, b, 81, dst, 64), 0);
+	rt_wr(env, &wr, &sge, 82, IB_WR_SEND_WITH_INV, src, 8);
+	wr.wr.ex.invalidate_rkey = key + 1;
+	KUNIT_ASSERT_EQ(test, rt_post(a, &wr), 0);
+	rt_expect(test, b->ibqp.recv_cq, 81, IB_WC_REM_INV_REQ_ERR, 0);
+	rt_expect(test, a->ibqp.send_cq, 82, IB_WC_REM_INV_REQ_ERR, 0);
+	KUNIT_EXPECT_EQ(test, sr_qp_state(a), IB_QPS_ERR);
+	KUNIT_EXPECT_EQ(test, sr_qp_state(b), IB_QPS_ERR);
+	KUNIT_EXPECT_PTR_EQ(test, sr_mr_get(env->sdev, key), to_sr_mr(mr));
+	sr_mr_put(to_sr_mr(mr));
+
+	rt_pair(test, env, &c, &d, RT_SLOW);
+	rt_reg_wr(&reg, 83, mr, key + 2, IB_ACCESS_LOCAL_WRITE, true, NULL);
+	KUNIT_ASSERT_EQ(test, rt_post_wr(c, &reg.wr), 0);
+	rt_expect(test, c->ibqp.send_cq, 83, IB_WC_LOC_QP_OP_ERR, 0);
+	KUNIT_EXPECT_EQ(test, sr_qp_state(c), IB_QPS_ERR);
+	KUNIT_ASSERT_EQ(test, rt_post_wr(d, &inv), 0);
+	rt_expect(test, d->ibqp.send_cq, 85, IB_WC_LOC_QP_OP_ERR, 0);
+	KUNIT_EXPECT_EQ(test, sr_qp_state(d), IB_QPS_ERR);
+	/* Neither touched the registration */
+	KUNIT_EXPECT_PTR_EQ(test, sr_mr_get(env->sdev, key), to_sr_mr(mr));
+	sr_mr_put(to_sr_mr(mr));
+	KUNIT_EXPECT_EQ(test, sr_dereg_mr(mr, NULL), 0);
+}
+
 /* A UC QP's way to @peer: UC takes no timers, retries or read depths. */
 static void rt_connect_uc(struct kunit *test, struct lp_env *env,
 			  struct sr_qp *qp, u32 peer_qpn)
@@ -603,6 +796,8 @@ static struct kunit_case rt_cases[] = {
 	KUNIT_CASE(rt_access),
 	KUNIT_CASE(rt_retries),
 	KUNIT_CASE(rt_uc),
+	KUNIT_CASE(rt_fast_reg),
+	KUNIT_CASE(rt_fast_reg_bad),
 	{}
 };
 
