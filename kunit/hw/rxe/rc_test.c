@@ -583,7 +583,7 @@ static void rt_fast_reg(struct kunit *test)
 {
 	struct lp_env *env = lp_env(test);
 	u8 *page = rt_pages(test, 2), *spage = rt_pages(test, 1);
-	u8 *src = rt_buf(test, 3000, 7), *dst = rt_buf(test, 64, 0);
+	u8 *src = rt_buf(test, 3000, 7), *dst = rt_buf(test, 4096, 0);
 	struct ib_mr *dmr = rt_fr_mr(test, env, page, 2);
 	struct ib_mr *smr = rt_fr_mr(test, env, spage, 1);
 	u32 rkey = (dmr->lkey & ~0xff) | 0x11;
@@ -611,14 +611,16 @@ static void rt_fast_reg(struct kunit *test)
 	rt_expect(test, a->ibqp.send_cq, 71, IB_WC_SUCCESS, IB_WC_RDMA_WRITE);
 	KUNIT_EXPECT_EQ(test, memcmp(page + PAGE_SIZE - 1000, src, 3000), 0);
 
-	KUNIT_ASSERT_EQ(test, lp_recv(env, b, 72, dst, 64), 0);
-	rt_wr(env, &wr, &sge, 73, IB_WR_SEND_WITH_INV, src, 16);
+	/* Of two packets: the IETH is the last one's */
+	KUNIT_ASSERT_EQ(test, lp_recv(env, b, 72, dst, 4096), 0);
+	rt_wr(env, &wr, &sge, 73, IB_WR_SEND_WITH_INV, src, 2000);
 	wr.wr.ex.invalidate_rkey = rkey;
 	KUNIT_ASSERT_EQ(test, rt_post(a, &wr), 0);
 	KUNIT_ASSERT_TRUE(test, lp_poll(to_sr_cq(b->ibqp.recv_cq), &wc));
 	KUNIT_EXPECT_EQ(test, wc.wr_id, 72);
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
-	KUNIT_EXPECT_EQ(test, wc.byte_len, 16);
+	KUNIT_EXPECT_EQ(test, wc.byte_len, 2000);
+	KUNIT_EXPECT_EQ(test, memcmp(dst, src, 2000), 0);
 	KUNIT_EXPECT_TRUE(test, wc.wc_flags & IB_WC_WITH_INVALIDATE);
 	KUNIT_EXPECT_EQ(test, wc.ex.invalidate_rkey, rkey);
 	rt_expect(test, a->ibqp.send_cq, 73, IB_WC_SUCCESS, IB_WC_SEND);
@@ -646,10 +648,46 @@ static void rt_fast_reg(struct kunit *test)
 }
 
 /*
+ * A REG_MR WQE a user's process wrote into its SQ, naming an MR that is
+ * free: it names a kernel object, so it fails (LOC_QP_OP_ERR) and the MR
+ * stays unregistered.
+ */
+static void rt_user_reg(struct kunit *test, struct lp_env *env)
+{
+	struct ib_mr *mr = rt_fr_mr(test, env, rt_pages(test, 1), 1);
+	u32 key = (mr->lkey & ~0xff) | 0x44;
+	const struct ib_send_wr *bad;
+	struct rxe_send_wqe *wqe;
+	struct sr_qp *e, *f;
+
+	rt_pair(test, env, &e, &f, RT_SLOW);
+	/* What makes it a user's QP to the driver; never dereferenced */
+	e->ibqp.uobject = (struct ib_uqp_object *)e;
+	wqe = sr_queue_next(&e->sq);
+	KUNIT_ASSERT_NOT_NULL(test, wqe);
+	memset(wqe, 0, sr_queue_elem(&e->sq));
+	wqe->wr.wr_id = 86;
+	wqe->wr.opcode = IB_WR_REG_MR;
+	wqe->wr.send_flags = IB_SEND_SIGNALED;
+	wqe->wr.wr.reg.mr = mr;
+	wqe->wr.wr.reg.key = key;
+	wqe->wr.wr.reg.access = IB_ACCESS_LOCAL_WRITE;
+	sr_queue_produced(&e->sq);
+	/* The doorbell: a post of nothing */
+	KUNIT_EXPECT_EQ(test, sr_post_send(&e->ibqp, NULL, &bad), 0);
+	rt_expect(test, e->ibqp.send_cq, 86, IB_WC_LOC_QP_OP_ERR, 0);
+	KUNIT_EXPECT_EQ(test, sr_qp_state(e), IB_QPS_ERR);
+	KUNIT_EXPECT_NULL(test, sr_mr_get(env->sdev, key));
+	e->ibqp.uobject = NULL;
+	KUNIT_EXPECT_EQ(test, sr_dereg_mr(mr, NULL), 0);
+}
+
+/*
  * What registrations and invalidations refuse: a send that invalidates a
  * key nothing is registered under (REM_INV_REQ_ERR at both ends, both
- * QPs to ERR, the MR left registered), REG_MR of a registered MR and
- * LOCAL_INV of a key not registered (LOC_QP_OP_ERR, the QP to ERR).
+ * QPs to ERR, the MR left registered), REG_MR of a registered MR,
+ * LOCAL_INV of a key not registered and REG_MR from a user's WQE
+ * (LOC_QP_OP_ERR, the QP to ERR).
  */
 static void rt_fast_reg_bad(struct kunit *test)
 {
@@ -694,6 +732,7 @@ static void rt_fast_reg_bad(struct kunit *test)
 	/* Neither touched the registration */
 	KUNIT_EXPECT_PTR_EQ(test, sr_mr_get(env->sdev, key), to_sr_mr(mr));
 	sr_mr_put(to_sr_mr(mr));
+	rt_user_reg(test, env);
 	KUNIT_EXPECT_EQ(test, sr_dereg_mr(mr, NULL), 0);
 }
 
