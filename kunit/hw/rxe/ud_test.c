@@ -329,7 +329,10 @@ static void ut_budget(struct kunit *test)
 					      SR_SENT_PKTS), 100);
 }
 
-/* Packets a UD QP drops, each counted by why; no WQE is used. */
+/*
+ * Packets a UD QP drops, each counted by why, and no WQE used; and one
+ * with the Q_Key that says "the sending QP's own", received.
+ */
 static void ut_drops(struct kunit *test)
 {
 	struct lp_env *env = lp_env(test);
@@ -353,9 +356,11 @@ static void ut_drops(struct kunit *test)
 	ut_wr(&wr, 1, ah, b, &sge, 1);
 	wr.remote_qkey = LP_QKEY + 1;
 	KUNIT_ASSERT_EQ(test, ut_send(env, a, &wr), 0);
-	/* The QP's own Q_Key (top bit set): a's is b's */
-	ut_wr(&wr, 2, ah, init, &sge, 1);
+	/* The QP's own Q_Key (top bit set): a's is b's, received */
+	ut_wr(&wr, 2, ah, b, &sge, 1);
 	wr.remote_qkey = 0x80000000;
+	KUNIT_ASSERT_EQ(test, ut_send(env, a, &wr), 0);
+	ut_wr(&wr, 6, ah, init, &sge, 1);
 	KUNIT_ASSERT_EQ(test, ut_send(env, a, &wr), 0);
 	ut_wr(&wr, 3, ah, empty, &sge, 1);
 	KUNIT_ASSERT_EQ(test, ut_send(env, a, &wr), 0);
@@ -365,9 +370,13 @@ static void ut_drops(struct kunit *test)
 	ut_wr(&wr, 5, ah, b, &sge, 1);
 	wr.remote_qpn = 0xfffffe;
 	KUNIT_ASSERT_EQ(test, ut_send(env, a, &wr), 0);
+	KUNIT_ASSERT_TRUE(test, lp_poll(to_sr_cq(b->ibqp.recv_cq), &wc));
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, wc.byte_len, 40 + 4);
+	KUNIT_EXPECT_EQ(test, memcmp(dst + 40, &word, 4), 0);
 	msleep(200);
-	KUNIT_EXPECT_EQ(test, sr_counter_read(c, SR_SENT_PKTS), 5);
-	KUNIT_EXPECT_EQ(test, sr_counter_read(c, SR_RCVD_PKTS), 5);
+	KUNIT_EXPECT_EQ(test, sr_counter_read(c, SR_SENT_PKTS), 6);
+	KUNIT_EXPECT_EQ(test, sr_counter_read(c, SR_RCVD_PKTS), 6);
 	KUNIT_EXPECT_EQ(test, sr_counter_read(c, SR_DROP_QKEY), 1);
 	KUNIT_EXPECT_EQ(test, sr_counter_read(c, SR_DROP_STATE), 1);
 	KUNIT_EXPECT_EQ(test, sr_counter_read(c, SR_DROP_NO_WQE), 1);
