@@ -51,7 +51,7 @@ peer_rc=0
 	--timeout $((timeout + 120)) --wire "$base:$((base + 1)):01" \
 	"$GUEST_DIR/plans/peer.sh" 10.77.0.1/24 >"$out.peer.log" 2>&1 &
 peer_pid=$!
-trap 'kill $peer_pid 2>/dev/null' EXIT
+trap 'kill $peer_pid 2>/dev/null || true' EXIT
 trap 'exit 130' INT TERM
 
 rc=0
