@@ -9,14 +9,21 @@
 #include <rdma/ib_cache.h>
 #include "dev.h"
 #include "loop.h"
+#include "mem.h"
 #include "post.h"
 #include "recv.h"
 
 static int lp_udp_recv(struct sock *sk, struct sk_buff *skb)
 {
 	struct lp_env *env = rcu_dereference_sk_user_data(sk);
-	unsigned int n = atomic_inc_return(&env->seen) - 1;
+	unsigned int n;
 
+	/* The socket is being released: its user data went first */
+	if (!env) {
+		kfree_skb(skb);
+		return 0;
+	}
+	n = atomic_inc_return(&env->seen) - 1;
 	if (n < BITS_PER_LONG && (READ_ONCE(env->drop) & BIT(n))) {
 		kfree_skb(skb);
 		return 0;
@@ -308,6 +315,19 @@ void lp_expect_none(struct kunit *test, struct sr_cq *cq)
 
 	msleep(100);
 	KUNIT_EXPECT_EQ(test, sr_poll_cq(&cq->ibcq, 1, &wc), 0);
+}
+
+/*
+ * No MR answers to @key.  One that wrongly does is let go again, so that
+ * its dereg_mr does not wait for ever and the case ends.
+ */
+void lp_expect_no_mr(struct kunit *test, struct sr_dev *sdev, u32 key)
+{
+	struct sr_mr *mr = sr_mr_get(sdev, key);
+
+	KUNIT_EXPECT_NULL_MSG(test, mr, "key %#x", key);
+	if (mr)
+		sr_mr_put(mr);
 }
 
 int lp_recv(struct lp_env *env, struct sr_qp *qp, u64 id, void *buf,

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A device over the loopback netdev for the data-path suites of
- * rdma_kunit_rxe (ud_test.c, rc_test.c): its packets leave through
- * sr_xmit(), come back through lo and reach the suite's own RoCEv2
- * sockets (127.0.0.1 and ::1, port 4791), which hand them to sr_recv() as
- * the driver's sockets do, losing those asked for.  Everything made is
- * freed with the test.
+ * rdma_kunit_rxe (ud_test.c, rc_test.c; mem_test.c asks it about keys):
+ * its packets leave through sr_xmit(), come back through lo and reach
+ * the suite's own RoCEv2 sockets (127.0.0.1 and ::1, port 4791), which
+ * hand them to sr_recv() as the driver's sockets do, losing those asked
+ * for.  Everything made is freed with the test.
  */
 #ifndef RXE_KUNIT_LOOP_H
 #define RXE_KUNIT_LOOP_H
@@ -61,6 +61,7 @@ struct sr_ah *lp_ah(struct kunit *test, struct lp_env *env,
 		    struct ib_pd *pd, const char *addr);
 bool lp_poll(struct sr_cq *cq, struct ib_wc *wc);
 void lp_expect_none(struct kunit *test, struct sr_cq *cq);
+void lp_expect_no_mr(struct kunit *test, struct sr_dev *sdev, u32 key);
 int lp_recv(struct lp_env *env, struct sr_qp *qp, u64 id, void *buf,
 	    u32 len);
 int lp_srq_recv(struct lp_env *env, struct sr_srq *srq, u64 id, void *buf,

@@ -15,6 +15,7 @@
 #include <linux/highmem.h>
 #include <linux/kthread.h>
 #include "dev.h"
+#include "loop.h"
 #include "mem.h"
 #include "skb.h"
 
@@ -54,20 +55,20 @@ static void mm_get(struct kunit *test)
 	sr_mr_put(mr);
 	KUNIT_EXPECT_EQ(test, refcount_read(&mr->ref), 1);
 	/* Another key byte, a neighbour's index, none at all */
-	KUNIT_EXPECT_NULL(test, sr_mr_get(sdev, key | 1));
-	KUNIT_EXPECT_NULL(test, sr_mr_get(sdev, key + 0x100));
-	KUNIT_EXPECT_NULL(test, sr_mr_get(sdev, 0));
-	KUNIT_EXPECT_NULL(test, sr_mr_get(sdev, U32_MAX));
+	lp_expect_no_mr(test, sdev, key | 1);
+	lp_expect_no_mr(test, sdev, key + 0x100);
+	lp_expect_no_mr(test, sdev, 0);
+	lp_expect_no_mr(test, sdev, U32_MAX);
 
 	/* A fast-registration MR: no key finds it before its registration */
 	fr = sr_alloc_mr(pd, IB_MR_TYPE_MEM_REG, 4);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(fr));
 	fr->device = pd->device;
-	KUNIT_EXPECT_NULL(test, sr_mr_get(sdev, fr->lkey));
+	lp_expect_no_mr(test, sdev, fr->lkey);
 
 	KUNIT_EXPECT_EQ(test, sr_dereg_mr(fr, NULL), 0);
 	KUNIT_EXPECT_EQ(test, sr_dereg_mr(&mr->ibmr, NULL), 0);
-	KUNIT_EXPECT_NULL(test, sr_mr_get(sdev, key));
+	lp_expect_no_mr(test, sdev, key);
 }
 
 /*
@@ -93,14 +94,14 @@ static void mm_register(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sr_mr_register(fr, &other, key, 0), -EINVAL);
 	KUNIT_EXPECT_EQ(test, sr_mr_register(fr, pd, key + 0x100, 0),
 			-EINVAL);
-	KUNIT_EXPECT_NULL(test, sr_mr_get(sdev, key));
+	lp_expect_no_mr(test, sdev, key);
 
 	KUNIT_ASSERT_EQ(test, sr_mr_register(fr, pd, key,
 					     IB_ACCESS_REMOTE_WRITE), 0);
 	KUNIT_EXPECT_PTR_EQ(test, sr_mr_get(sdev, key), to_sr_mr(fr));
 	sr_mr_put(to_sr_mr(fr));
 	KUNIT_EXPECT_EQ(test, to_sr_mr(fr)->access, IB_ACCESS_REMOTE_WRITE);
-	KUNIT_EXPECT_NULL(test, sr_mr_get(sdev, idx | 0x43));
+	lp_expect_no_mr(test, sdev, idx | 0x43);
 	/* Registered: not again before an invalidation */
 	KUNIT_EXPECT_EQ(test, sr_mr_register(fr, pd, idx | 0x43, 0), -EINVAL);
 	KUNIT_EXPECT_PTR_EQ(test, sr_mr_get(sdev, key), to_sr_mr(fr));
@@ -115,12 +116,12 @@ static void mm_register(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, sr_mr_get(sdev, dma->ibmr.lkey), dma);
 	sr_mr_put(dma);
 	KUNIT_ASSERT_EQ(test, sr_mr_invalidate(sdev, pd, key), 0);
-	KUNIT_EXPECT_NULL(test, sr_mr_get(sdev, key));
+	lp_expect_no_mr(test, sdev, key);
 	KUNIT_EXPECT_EQ(test, sr_mr_invalidate(sdev, pd, key), -EINVAL);
 
 	/* Registered again under the next key byte: only that one finds it */
 	KUNIT_ASSERT_EQ(test, sr_mr_register(fr, pd, idx | 0x43, 0), 0);
-	KUNIT_EXPECT_NULL(test, sr_mr_get(sdev, key));
+	lp_expect_no_mr(test, sdev, key);
 	KUNIT_EXPECT_PTR_EQ(test, sr_mr_get(sdev, idx | 0x43), to_sr_mr(fr));
 	sr_mr_put(to_sr_mr(fr));
 	KUNIT_EXPECT_EQ(test, sr_dereg_mr(fr, NULL), 0);
@@ -345,7 +346,7 @@ static void mm_dereg_waits(struct kunit *test)
 							  msecs_to_jiffies(300)),
 			0);
 	/* Out of the table already: no new user finds it */
-	KUNIT_EXPECT_NULL(test, sr_mr_get(sdev, key));
+	lp_expect_no_mr(test, sdev, key);
 	sr_mr_put(mr);
 	wait_for_completion(&d.done);
 	KUNIT_EXPECT_TRUE(test, xa_empty(&sdev->mrs));

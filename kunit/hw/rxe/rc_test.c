@@ -624,7 +624,7 @@ static void rt_fast_reg(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, wc.wc_flags & IB_WC_WITH_INVALIDATE);
 	KUNIT_EXPECT_EQ(test, wc.ex.invalidate_rkey, rkey);
 	rt_expect(test, a->ibqp.send_cq, 73, IB_WC_SUCCESS, IB_WC_SEND);
-	KUNIT_EXPECT_NULL(test, sr_mr_get(env->sdev, rkey));
+	lp_expect_no_mr(test, env->sdev, rkey);
 
 	/* REG_MR (unsignaled), a send from it, LOCAL_INV: one chain */
 	memset(spage, 0x5a, 64);
@@ -642,7 +642,7 @@ static void rt_fast_reg(struct kunit *test)
 	rt_expect(test, a->ibqp.send_cq, 75, IB_WC_SUCCESS, IB_WC_SEND);
 	rt_expect(test, a->ibqp.send_cq, 76, IB_WC_SUCCESS, IB_WC_LOCAL_INV);
 	lp_expect_none(test, to_sr_cq(a->ibqp.send_cq));
-	KUNIT_EXPECT_NULL(test, sr_mr_get(env->sdev, lkey));
+	lp_expect_no_mr(test, env->sdev, lkey);
 	KUNIT_EXPECT_EQ(test, sr_dereg_mr(smr, NULL), 0);
 	KUNIT_EXPECT_EQ(test, sr_dereg_mr(dmr, NULL), 0);
 }
@@ -677,7 +677,7 @@ static void rt_user_reg(struct kunit *test, struct lp_env *env)
 	KUNIT_EXPECT_EQ(test, sr_post_send(&e->ibqp, NULL, &bad), 0);
 	rt_expect(test, e->ibqp.send_cq, 86, IB_WC_LOC_QP_OP_ERR, 0);
 	KUNIT_EXPECT_EQ(test, sr_qp_state(e), IB_QPS_ERR);
-	KUNIT_EXPECT_NULL(test, sr_mr_get(env->sdev, key));
+	lp_expect_no_mr(test, env->sdev, key);
 	e->ibqp.uobject = NULL;
 	KUNIT_EXPECT_EQ(test, sr_dereg_mr(mr, NULL), 0);
 }
