@@ -35,6 +35,7 @@ static const struct rdma_stat_desc sr_counter_descs[SR_NR_COUNTERS] = {
 	[SR_DROP_QKEY] = { .name = "drop_bad_qkey" },
 	[SR_DROP_NO_WQE] = { .name = "drop_no_wqe" },
 	[SR_DROP_PSN] = { .name = "drop_bad_psn" },
+	[SR_DROP_ADDRESS] = { .name = "drop_bad_address" },
 };
 
 /* The counter of each reason sr_parse() gives for a refusal. */

@@ -41,6 +41,7 @@ enum sr_counter {
 	SR_DROP_QKEY,		/* a Q_Key not the QP's */
 	SR_DROP_NO_WQE,		/* a UD message for a QP with no receive WQE */
 	SR_DROP_PSN,		/* a response outside what is outstanding */
+	SR_DROP_ADDRESS,	/* RC, UC: not from the peer, or not to its GID */
 	SR_NR_COUNTERS
 };
 

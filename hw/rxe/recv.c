@@ -8,6 +8,7 @@
 #include <linux/if_vlan.h>
 #include <linux/inetdevice.h>
 #include <linux/udp.h>
+#include <net/ipv6.h>
 #include <net/ipv6_stubs.h>
 #include <rdma/ib_verbs.h>
 #include "dev.h"
@@ -105,6 +106,28 @@ static bool sr_recv_check(struct sr_dev *sdev, struct sk_buff *skb,
 }
 
 /*
+ * A connected QP (RC, UC) with its path set takes packets only from its
+ * peer's address to the address of its own source GID.
+ */
+static bool sr_recv_from_peer(struct sr_qp *qp, const struct sk_buff *skb)
+{
+	enum ib_qp_state state = sr_qp_state(qp);
+	struct in6_addr from, to;
+
+	if (sr_qp_is_ud(qp) || (state != IB_QPS_RTR && state != IB_QPS_RTS))
+		return true;
+	if (ip_hdr(skb)->version == 4) {
+		ipv6_addr_set_v4mapped(ip_hdr(skb)->saddr, &from);
+		ipv6_addr_set_v4mapped(ip_hdr(skb)->daddr, &to);
+	} else {
+		from = ipv6_hdr(skb)->saddr;
+		to = ipv6_hdr(skb)->daddr;
+	}
+	return ipv6_addr_equal(&from, &qp->av.daddr) &&
+	       ipv6_addr_equal(&to, &qp->av.saddr);
+}
+
+/*
  * Hands a packet that passed the checks to its QP's responder.  True if
  * it was delivered; else it was counted by why it was dropped.
  */
@@ -118,7 +141,9 @@ static bool sr_recv_deliver(struct sr_dev *sdev, const struct sk_buff *skb,
 		sr_count(&sdev->counters, SR_DROP_QPN);
 		return false;
 	}
-	if (sr_qp_is_ud(qp) && sr_transport(pkt->opcode) == IB_OPCODE_UD)
+	if (!sr_recv_from_peer(qp, skb))
+		sr_count(&sdev->counters, SR_DROP_ADDRESS);
+	else if (sr_qp_is_ud(qp) && sr_transport(pkt->opcode) == IB_OPCODE_UD)
 		done = sr_resp_ud(qp, skb, pkt);
 	else if (qp->ibqp.qp_type == IB_QPT_RC &&
 		 sr_transport(pkt->opcode) == IB_OPCODE_RC)

@@ -13,7 +13,8 @@
  * allow (both QPs to ERR), a peer that never answers (retries exhausted);
  * UC: sends and writes, a lost packet losing its message only; and fast
  * registration: REG_MR, a write by its rkey, a send with invalidate,
- * REG_MR, send and LOCAL_INV in one chain, and what they refuse.
+ * REG_MR, send and LOCAL_INV in one chain, and what they refuse; and
+ * packets from an address that is not the peer's, dropped.
  */
 #include <kunit/test.h>
 #include <linux/delay.h>
@@ -35,7 +36,8 @@
 
 /* One QP's way to @peer, through INIT and RTR to RTS. */
 static void rt_connect(struct kunit *test, struct lp_env *env,
-		       struct sr_qp *qp, u32 peer_qpn, u8 retry, u8 timeout)
+		       struct sr_qp *qp, u32 peer_qpn, u8 retry, u8 timeout,
+		       const char *addr)
 {
 	struct ib_qp_attr a = {
 		.port_num = 1,
@@ -58,7 +60,7 @@ static void rt_connect(struct kunit *test, struct lp_env *env,
 	KUNIT_ASSERT_EQ(test, lp_modify(qp, IB_QPS_INIT, IB_QP_PKEY_INDEX |
 					IB_QP_PORT | IB_QP_ACCESS_FLAGS, &a),
 			0);
-	lp_path(test, env, &a.ah_attr, "127.0.0.1");
+	lp_path(test, env, &a.ah_attr, addr);
 	KUNIT_ASSERT_EQ(test, lp_modify(qp, IB_QPS_RTR, IB_QP_AV |
 					IB_QP_PATH_MTU | IB_QP_DEST_QPN |
 					IB_QP_RQ_PSN |
@@ -76,8 +78,8 @@ static void rt_pair(struct kunit *test, struct lp_env *env,
 {
 	*a = lp_qp(test, env, IB_QPT_RC, NULL, IB_QPS_RESET);
 	*b = lp_qp(test, env, IB_QPT_RC, NULL, IB_QPS_RESET);
-	rt_connect(test, env, *a, (*b)->ibqp.qp_num, 7, timeout);
-	rt_connect(test, env, *b, (*a)->ibqp.qp_num, 7, timeout);
+	rt_connect(test, env, *a, (*b)->ibqp.qp_num, 7, timeout, "127.0.0.1");
+	rt_connect(test, env, *b, (*a)->ibqp.qp_num, 7, timeout, "127.0.0.1");
 }
 
 static int rt_post(struct sr_qp *qp, struct ib_rdma_wr *wr)
@@ -490,7 +492,7 @@ static void rt_retries(struct kunit *test)
 	struct ib_wc wc;
 
 	/* To a QP number nobody has: every packet is dropped there */
-	rt_connect(test, env, a, 0xabcdef, 2, RT_FAST);
+	rt_connect(test, env, a, 0xabcdef, 2, RT_FAST, "127.0.0.1");
 	rt_wr(env, &wr, &sge, 60, IB_WR_SEND, src, 64);
 	KUNIT_ASSERT_EQ(test, rt_post(a, &wr), 0);
 	rt_wr(env, &wr, &sge, 61, IB_WR_SEND, src, 64);
@@ -736,6 +738,32 @@ static void rt_fast_reg_bad(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sr_dereg_mr(mr, NULL), 0);
 }
 
+/*
+ * Packets from an address that is not the connected peer's: dropped and
+ * counted, never taken (A reaches B over IPv4, B's peer is A over IPv6);
+ * A's one retry runs out.
+ */
+static void rt_foreign_addr(struct kunit *test)
+{
+	struct lp_env *env = lp_env(test);
+	struct sr_qp *a = lp_qp(test, env, IB_QPT_RC, NULL, IB_QPS_RESET);
+	struct sr_qp *b = lp_qp(test, env, IB_QPT_RC, NULL, IB_QPS_RESET);
+	u8 *src = rt_buf(test, 64, 1), *dst = rt_buf(test, 64, 0);
+	struct ib_rdma_wr wr;
+	struct ib_sge sge;
+
+	rt_connect(test, env, a, b->ibqp.qp_num, 1, RT_FAST, "127.0.0.1");
+	rt_connect(test, env, b, a->ibqp.qp_num, 1, RT_FAST, "::1");
+	KUNIT_ASSERT_EQ(test, lp_recv(env, b, 1, dst, 64), 0);
+	rt_wr(env, &wr, &sge, 90, IB_WR_SEND, src, 64);
+	KUNIT_ASSERT_EQ(test, rt_post(a, &wr), 0);
+	rt_expect(test, a->ibqp.send_cq, 90, IB_WC_RETRY_EXC_ERR, 0);
+	lp_expect_none(test, to_sr_cq(b->ibqp.recv_cq));
+	/* The first try and its one retry */
+	KUNIT_EXPECT_EQ(test, rt_count(env, SR_DROP_ADDRESS), 2);
+	KUNIT_EXPECT_EQ(test, rt_count(env, SR_DROP_QPN), 0);
+}
+
 /* A UC QP's way to @peer: UC takes no timers, retries or read depths. */
 static void rt_connect_uc(struct kunit *test, struct lp_env *env,
 			  struct sr_qp *qp, u32 peer_qpn)
@@ -837,6 +865,7 @@ static struct kunit_case rt_cases[] = {
 	KUNIT_CASE(rt_uc),
 	KUNIT_CASE(rt_fast_reg),
 	KUNIT_CASE(rt_fast_reg_bad),
+	KUNIT_CASE(rt_foreign_addr),
 	{}
 };
 
