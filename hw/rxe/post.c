@@ -12,24 +12,6 @@
 #include "qp.h"
 #include "req.h"
 
-/* Whether the device does this opcode on a QP of this type (yet). */
-static bool sr_post_opcode_ok(const struct sr_qp *qp, enum ib_wr_opcode op)
-{
-	bool rc = qp->ibqp.qp_type == IB_QPT_RC;
-
-	if (op == IB_WR_SEND || op == IB_WR_SEND_WITH_IMM)
-		return true;
-	if (sr_qp_is_ud(qp))
-		return false;
-	if (op == IB_WR_RDMA_READ || op == IB_WR_ATOMIC_CMP_AND_SWP ||
-	    op == IB_WR_ATOMIC_FETCH_AND_ADD)
-		return rc && qp->attr.max_rd_atomic;
-	if (op == IB_WR_SEND_WITH_INV)
-		return rc;
-	return op == IB_WR_RDMA_WRITE || op == IB_WR_RDMA_WRITE_WITH_IMM ||
-	       op == IB_WR_LOCAL_INV || op == IB_WR_REG_MR;
-}
-
 /* The WR's fields for its QP's type. */
 static void sr_post_fill_wr(struct sr_qp *qp, struct rxe_send_wqe *wqe,
 			    const struct ib_send_wr *wr)
@@ -90,7 +72,7 @@ static int sr_post_fill_send(struct sr_qp *qp, struct rxe_send_wqe *wqe,
 {
 	int i;
 
-	if (!sr_post_opcode_ok(qp, wr->opcode) || wr->num_sge < 0)
+	if (!sr_req_op_ok(qp, wr->opcode) || wr->num_sge < 0)
 		return -EINVAL;
 	memset(wqe, 0, sizeof(*wqe));
 	sr_post_fill_wr(qp, wqe, wr);

@@ -393,24 +393,39 @@ static bool sr_rc_is_rd_atomic(u32 wr_opcode)
 	       wr_opcode == IB_WR_ATOMIC_FETCH_AND_ADD;
 }
 
-/* What the RC (and UC) requester sends. */
-static bool sr_rc_op_ok(const struct sr_qp *qp, u32 wr_opcode)
-{
-	bool rc = qp->ibqp.qp_type == IB_QPT_RC;
-
-	if (sr_rc_is_rd_atomic(wr_opcode))
-		return rc && qp->attr.max_rd_atomic;
-	if (wr_opcode == IB_WR_SEND_WITH_INV)
-		return rc;
-	return wr_opcode == IB_WR_SEND || wr_opcode == IB_WR_SEND_WITH_IMM ||
-	       wr_opcode == IB_WR_RDMA_WRITE ||
-	       wr_opcode == IB_WR_RDMA_WRITE_WITH_IMM;
-}
-
 /* Work requests the requester does itself, sending nothing. */
 static bool sr_rc_is_local(u32 wr_opcode)
 {
 	return wr_opcode == IB_WR_LOCAL_INV || wr_opcode == IB_WR_REG_MR;
+}
+
+/**
+ * sr_req_op_ok - does the device do this work request on this QP?
+ * @qp: the QP
+ * @wr_opcode: the WR's opcode
+ *
+ * UD (and GSI): sends.  RC: sends (with invalidate too), writes, and
+ * reads and atomics if max_rd_atomic allows them.  UC: sends and writes.
+ * RC and UC: LOCAL_INV and REG_MR.  What post_send refuses with -EINVAL,
+ * and a user's WQE completes in error for.
+ *
+ * Context: any.
+ */
+bool sr_req_op_ok(const struct sr_qp *qp, u32 wr_opcode)
+{
+	bool rc = qp->ibqp.qp_type == IB_QPT_RC;
+
+	if (wr_opcode == IB_WR_SEND || wr_opcode == IB_WR_SEND_WITH_IMM)
+		return true;
+	if (sr_qp_is_ud(qp))
+		return false;
+	if (sr_rc_is_rd_atomic(wr_opcode))
+		return rc && qp->attr.max_rd_atomic;
+	if (wr_opcode == IB_WR_SEND_WITH_INV)
+		return rc;
+	return wr_opcode == IB_WR_RDMA_WRITE ||
+	       wr_opcode == IB_WR_RDMA_WRITE_WITH_IMM ||
+	       sr_rc_is_local(wr_opcode);
 }
 
 /*
@@ -440,7 +455,8 @@ static enum ib_wc_status sr_rc_start(struct sr_qp *qp, struct sr_send *s,
 	u32 mtu = ib_mtu_enum_to_int(qp->attr.path_mtu);
 
 	sr_wqe_read(&s->w, slot);
-	if (!sr_rc_op_ok(qp, s->w.wr.opcode))
+	/* A local operation was taken for another (a user changed the slot) */
+	if (!sr_req_op_ok(qp, s->w.wr.opcode) || sr_rc_is_local(s->w.wr.opcode))
 		return IB_WC_LOC_QP_OP_ERR;
 	if (sr_req_length(qp, &s->w, slot, &s->len))
 		return IB_WC_LOC_LEN_ERR;

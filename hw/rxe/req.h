@@ -44,6 +44,7 @@ enum {
 	SR_REQ_TIMER,		/* the QP's timer fired (comp.c) */
 };
 
+bool sr_req_op_ok(const struct sr_qp *qp, u32 wr_opcode);
 void sr_req_kick(struct sr_qp *qp);
 void sr_req_run(struct sr_qp *qp);
 
