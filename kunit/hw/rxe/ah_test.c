@@ -75,8 +75,8 @@ static void at_av(struct kunit *test)
 	at_attr(test, &a, v4, "10.11.0.2");
 	KUNIT_ASSERT_EQ(test, sr_av_from_attr(&av, &a), 0);
 	KUNIT_EXPECT_EQ(test, av.net, RDMA_NETWORK_IPV4);
-	KUNIT_EXPECT_EQ(test, av.saddr.s6_addr32[3], htonl(0x0a0b0001));
-	KUNIT_EXPECT_EQ(test, av.daddr.s6_addr32[3], htonl(0x0a0b0002));
+	KUNIT_EXPECT_EQ(test, ntohl(av.saddr.s6_addr32[3]), 0x0a0b0001);
+	KUNIT_EXPECT_EQ(test, ntohl(av.daddr.s6_addr32[3]), 0x0a0b0002);
 	KUNIT_EXPECT_EQ(test, av.flow_label, 0x12345);
 	KUNIT_EXPECT_EQ(test, av.traffic_class, 0x88);
 	KUNIT_EXPECT_EQ(test, av.hop_limit, 17);

@@ -413,7 +413,7 @@ static void ct_user_wc(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, uwc.opcode, 129);
 	KUNIT_EXPECT_EQ(test, uwc.vendor_err, 7);
 	KUNIT_EXPECT_EQ(test, uwc.byte_len, 4096);
-	KUNIT_EXPECT_EQ(test, uwc.ex.imm_data, cpu_to_be32(0xdeadbeef));
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(uwc.ex.imm_data), 0xdeadbeef);
 	KUNIT_EXPECT_EQ(test, uwc.qp_num, 0x123456);
 	KUNIT_EXPECT_EQ(test, uwc.src_qp, 0x654321);
 	/* libibverbs' IBV_WC_GRH and IBV_WC_WITH_IMM */

@@ -193,7 +193,7 @@ static void qt_states(struct kunit *test)
 	a.ah_attr.ah_flags = IB_AH_GRH;
 	KUNIT_EXPECT_EQ(test, qp->state, IB_QPS_INIT);
 	KUNIT_ASSERT_EQ(test, qt_modify(qp, &a, rtr), 0);
-	KUNIT_EXPECT_EQ(test, qp->av.daddr.s6_addr32[3], htonl(0x0a0b0002));
+	KUNIT_EXPECT_EQ(test, ntohl(qp->av.daddr.s6_addr32[3]), 0x0a0b0002);
 
 	a.qp_state = IB_QPS_RTS;
 	a.timeout = 32;
