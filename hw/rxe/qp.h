@@ -86,10 +86,10 @@
  * @resp_send: a send is being placed in the WQE at the RQ's head (or in
  *	@srq_wqe), @resp_off bytes of it so far
  * @resp_off: see @resp_send
- * @resp_mr: a write in progress: its MR, held; NULL for none (or a write
- *	of no bytes)
- * @resp_write: a write is in progress, to @resp_va, @resp_left bytes left
- *	of @resp_wlen
+ * @resp_write: a write is in progress, to @resp_va in the MR of
+ *	@resp_rkey, @resp_left bytes left of @resp_wlen
+ * @resp_rkey: see @resp_write; each packet looks the MR up again, so that
+ *	one invalidated meanwhile takes no more of the message
  * @resp_va: see @resp_write
  * @resp_left: see @resp_write
  * @resp_wlen: see @resp_write
@@ -136,8 +136,8 @@ struct sr_qp {
 	bool resp_nak;
 	bool resp_send;
 	u32 resp_off;
-	struct sr_mr *resp_mr;
 	bool resp_write;
+	u32 resp_rkey;
 	u64 resp_va;
 	u32 resp_left;
 	u32 resp_wlen;

@@ -337,14 +337,11 @@ static void sr_resp_ack(struct sr_qp *qp, u8 syndrome, u32 psn,
 #define SR_NAK_OP	(SR_AETH_NAK | SR_NAK_REMOTE_OP)
 
 /**
- * sr_resp_end - forget the RC message in progress; a write's MR let go
+ * sr_resp_end - forget the RC message in progress
  * @qp: the QP (resp_lock held, or no packet can reach it any more)
  */
 void sr_resp_end(struct sr_qp *qp)
 {
-	if (qp->resp_mr)
-		sr_mr_put(qp->resp_mr);
-	qp->resp_mr = NULL;
 	qp->resp_write = false;
 	qp->resp_send = false;
 }
@@ -438,13 +435,16 @@ static u8 sr_resp_rc_send(struct sr_qp *qp, const struct sk_buff *skb,
 	return 0;
 }
 
-/* A write's first packet: its RETH's MR, or a syndrome. */
-static u8 sr_resp_rc_write_start(struct sr_qp *qp, const struct sr_pkt *pkt)
+/*
+ * A write's first packet: its RETH checked, the whole range in an MR of
+ * the rkey (*@mrp, held; NULL for a write of no bytes), or a syndrome.
+ */
+static u8 sr_resp_rc_write_start(struct sr_qp *qp, const struct sr_pkt *pkt,
+				 struct sr_mr **mrp)
 {
 	const struct sr_reth *reth = sr_ext(pkt->bth, pkt->oi, SR_RETH);
 	u64 va = be64_to_cpu(reth->va);
 	u32 len = be32_to_cpu(reth->len);
-	struct sr_mr *mr = NULL;
 
 	if (!(qp->attr.qp_access_flags & IB_ACCESS_REMOTE_WRITE))
 		return SR_NAK_ACCESS;
@@ -453,18 +453,44 @@ static u8 sr_resp_rc_write_start(struct sr_qp *qp, const struct sr_pkt *pkt)
 					 pkt->paylen >= len)
 		return SR_NAK_INVALID;
 	if (len) {
-		mr = sr_mr_use(to_sr_dev(qp->ibqp.device), qp->ibqp.pd,
-			       be32_to_cpu(reth->rkey), IB_ACCESS_REMOTE_WRITE,
-			       va, len);
-		if (!mr)
+		*mrp = sr_mr_use(to_sr_dev(qp->ibqp.device), qp->ibqp.pd,
+				 be32_to_cpu(reth->rkey), IB_ACCESS_REMOTE_WRITE,
+				 va, len);
+		if (!*mrp)
 			return SR_NAK_ACCESS;
 	}
-	qp->resp_mr = mr;
+	qp->resp_rkey = be32_to_cpu(reth->rkey);
 	qp->resp_va = va;
 	qp->resp_left = len;
 	qp->resp_wlen = len;
 	qp->resp_write = true;
 	return 0;
+}
+
+/*
+ * A write's payload into @mr, the MR the first packet found (held; let go
+ * here), or for a later packet (@mr NULL) the MR of the message's rkey
+ * looked up again: one invalidated since the message began (its key
+ * taken away or changed) takes no more of it.  0, or -EACCES.
+ */
+static int sr_resp_rc_write_place(struct sr_qp *qp, struct sr_mr *mr,
+				  const struct sk_buff *skb,
+				  const struct sr_pkt *pkt)
+{
+	int ret = 0;
+
+	if (!mr)
+		mr = sr_mr_use(to_sr_dev(qp->ibqp.device), qp->ibqp.pd,
+			       qp->resp_rkey, IB_ACCESS_REMOTE_WRITE,
+			       qp->resp_va, pkt->paylen);
+	if (!mr)
+		return -EACCES;
+	if (pkt->paylen)
+		ret = sr_mr_from_skb(mr, qp->resp_va, skb,
+				     sizeof(struct udphdr) + pkt->oi->hlen,
+				     pkt->paylen);
+	sr_mr_put(mr);
+	return ret ? -EACCES : 0;
 }
 
 /*
@@ -478,6 +504,7 @@ static u8 sr_resp_rc_write(struct sr_qp *qp, const struct sk_buff *skb,
 	u16 fl = pkt->oi->flags;
 	bool imm = pkt->oi->exts & BIT(SR_IMMDT);
 	const struct rxe_recv_wqe *wqe = NULL;
+	struct sr_mr *mr = NULL;
 	u32 max_sge;
 	u8 syn;
 
@@ -489,17 +516,15 @@ static u8 sr_resp_rc_write(struct sr_qp *qp, const struct sk_buff *skb,
 			return SR_AETH_RNR | qp->attr.min_rnr_timer;
 	}
 	if (fl & SR_FIRST) {
-		syn = sr_resp_rc_write_start(qp, pkt);
+		/* Its length is checked against the RETH's there */
+		syn = sr_resp_rc_write_start(qp, pkt, &mr);
 		if (syn)
 			return syn;
-	}
-	if (pkt->paylen > qp->resp_left ||
-	    ((fl & SR_LAST) && pkt->paylen != qp->resp_left))
+	} else if (pkt->paylen > qp->resp_left ||
+		   ((fl & SR_LAST) && pkt->paylen != qp->resp_left)) {
 		return SR_NAK_INVALID;
-	if (pkt->paylen &&
-	    sr_mr_from_skb(qp->resp_mr, qp->resp_va, skb,
-			   sizeof(struct udphdr) + pkt->oi->hlen,
-			   pkt->paylen))
+	}
+	if ((mr || pkt->paylen) && sr_resp_rc_write_place(qp, mr, skb, pkt))
 		return SR_NAK_ACCESS;
 	qp->resp_va += pkt->paylen;
 	qp->resp_left -= pkt->paylen;

@@ -16,6 +16,7 @@
 static int lp_udp_recv(struct sock *sk, struct sk_buff *skb)
 {
 	struct lp_env *env = rcu_dereference_sk_user_data(sk);
+	void (*before)(struct lp_env *env, void *arg);
 	unsigned int n;
 
 	/* The socket is being released: its user data went first */
@@ -28,15 +29,40 @@ static int lp_udp_recv(struct sock *sk, struct sk_buff *skb)
 		kfree_skb(skb);
 		return 0;
 	}
+	/* Once; the exchange pairs with lp_before()'s release */
+	if (n == READ_ONCE(env->before_at)) {
+		before = xchg(&env->before, NULL);
+		if (before)
+			before(env, env->before_arg);
+	}
 	sr_recv(env->sdev, skb);
 	return 0;
 }
 
-/* From now on, the wire loses the packets @drop names (bit n: nth). */
+/*
+ * From now on, the wire loses the packets @drop names (bit n: nth); an
+ * lp_before() function that has not run is forgotten.
+ */
 void lp_lose(struct lp_env *env, unsigned long drop)
 {
+	WRITE_ONCE(env->before, NULL);
 	atomic_set(&env->seen, 0);
 	WRITE_ONCE(env->drop, drop);
+}
+
+/*
+ * From now on, @fn(@env, @arg) runs once, in the receiving softirq, just
+ * before the @n-th packet (0: the next) reaches the device: something
+ * that happens between two packets of a message.  No packet is lost.
+ */
+void lp_before(struct lp_env *env, unsigned int n,
+	       void (*fn)(struct lp_env *env, void *arg), void *arg)
+{
+	lp_lose(env, 0);
+	env->before_arg = arg;
+	WRITE_ONCE(env->before_at, n);
+	/* Argument and place seen by lp_udp_recv()'s exchange that takes it */
+	smp_store_release(&env->before, fn);
 }
 
 static int lp_sock(struct lp_env *env, bool ipv6, struct socket **sockp)

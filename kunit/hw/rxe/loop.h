@@ -31,6 +31,11 @@
  * @drop: packets the sockets drop instead of receiving, by their order
  *	of arrival (bit n: the nth from when it was set), a lossy wire
  * @seen: packets the sockets saw since @drop was set
+ * @before: called once, in the receiving softirq, before packet
+ *	@before_at (counted as @drop's) reaches the device; NULL for none
+ *	(or once it ran)
+ * @before_at: see @before
+ * @before_arg: @before's argument
  */
 struct lp_env {
 	struct sr_dev *sdev;
@@ -41,10 +46,15 @@ struct lp_env {
 	int srq_events;
 	unsigned long drop;
 	atomic_t seen;
+	void (*before)(struct lp_env *env, void *arg);
+	unsigned int before_at;
+	void *before_arg;
 };
 
 struct lp_env *lp_env(struct kunit *test);
 void lp_lose(struct lp_env *env, unsigned long drop);
+void lp_before(struct lp_env *env, unsigned int n,
+	       void (*fn)(struct lp_env *env, void *arg), void *arg);
 struct sr_cq *lp_cq(struct kunit *test, struct lp_env *env);
 struct sr_srq *lp_srq(struct kunit *test, struct lp_env *env, u32 limit);
 int lp_modify(struct sr_qp *qp, enum ib_qp_state state, int mask,

@@ -649,6 +649,62 @@ static void rt_fast_reg(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sr_dereg_mr(dmr, NULL), 0);
 }
 
+/* A key to invalidate from lp_before(), and what the invalidation said */
+struct rt_inv {
+	u32 key;
+	int ret;
+};
+
+/* lp_before()'s function: the key taken away, as a LOCAL_INV would */
+static void rt_invalidate_now(struct lp_env *env, void *arg)
+{
+	struct rt_inv *inv = arg;
+
+	WRITE_ONCE(inv->ret, sr_mr_invalidate(env->sdev, env->pd, inv->key));
+}
+
+/*
+ * An MR invalidated while a write into it is under way, between the
+ * write's first and second packets: the rest of the message is refused
+ * (a remote access NAK, both QPs in ERR), not placed in the pages the MR
+ * had.
+ */
+static void rt_invalidate_midway(struct kunit *test)
+{
+	struct lp_env *env = lp_env(test);
+	u8 *page = rt_pages(test, 1), *src = rt_buf(test, 3000, 3);
+	struct ib_mr *dmr = rt_fr_mr(test, env, page, 1);
+	u32 rkey = (dmr->lkey & ~0xff) | 0x33;
+	struct rt_inv inv = { .key = rkey, .ret = 1 };
+	struct ib_reg_wr reg;
+	struct ib_rdma_wr wr;
+	struct ib_sge sge;
+	struct sr_qp *a, *b;
+
+	rt_pair(test, env, &a, &b, RT_SLOW);
+	memset(page, 0, PAGE_SIZE);
+	rt_reg_wr(&reg, 80, dmr, rkey, IB_ACCESS_LOCAL_WRITE |
+		  IB_ACCESS_REMOTE_WRITE, true, NULL);
+	KUNIT_ASSERT_EQ(test, rt_post_wr(b, &reg.wr), 0);
+	rt_expect(test, b->ibqp.send_cq, 80, IB_WC_SUCCESS, IB_WC_REG_MR);
+
+	/* Three packets of 1024; the key goes before the second arrives */
+	lp_before(env, 1, rt_invalidate_now, &inv);
+	rt_wr(env, &wr, &sge, 81, IB_WR_RDMA_WRITE, src, 3000);
+	wr.remote_addr = dmr->iova;
+	wr.rkey = rkey;
+	KUNIT_ASSERT_EQ(test, rt_post(a, &wr), 0);
+	rt_expect(test, a->ibqp.send_cq, 81, IB_WC_REM_ACCESS_ERR, 0);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(inv.ret), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(page, src, 1024), 0);
+	KUNIT_EXPECT_NULL(test, memchr_inv(page + 1024, 0, PAGE_SIZE - 1024));
+	KUNIT_EXPECT_EQ(test, sr_qp_state(a), IB_QPS_ERR);
+	KUNIT_EXPECT_EQ(test, sr_qp_state(b), IB_QPS_ERR);
+	lp_expect_no_mr(test, env->sdev, rkey);
+	lp_lose(env, 0);
+	KUNIT_EXPECT_EQ(test, sr_dereg_mr(dmr, NULL), 0);
+}
+
 /*
  * A REG_MR WQE a user's process wrote into its SQ, naming an MR that is
  * free: it names a kernel object, so it fails (LOC_QP_OP_ERR) and the MR
@@ -865,6 +921,7 @@ static struct kunit_case rt_cases[] = {
 	KUNIT_CASE(rt_uc),
 	KUNIT_CASE(rt_fast_reg),
 	KUNIT_CASE(rt_fast_reg_bad),
+	KUNIT_CASE(rt_invalidate_midway),
 	KUNIT_CASE(rt_foreign_addr),
 	{}
 };
