@@ -320,6 +320,8 @@ void sr_dev_netdev_event(struct sr_dev *sdev, unsigned long event)
 		if (sr_netdev_up(sdev->ndev) == sdev->up)
 			return;
 		sdev->up = !sdev->up;
+		if (!sdev->up)
+			sr_count(&sdev->counters, SR_LINK_DOWNED);
 		ev.event = sdev->up ? IB_EVENT_PORT_ACTIVE : IB_EVENT_PORT_ERR;
 		ib_dispatch_event(&ev);
 		return;

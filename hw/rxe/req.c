@@ -73,6 +73,8 @@ static enum ib_wc_opcode sr_wc_opcode(u32 wr_opcode)
  * @w: the WQE as read
  * @status: how it ended; in error it always completes, else if signaled
  *
+ * A send that succeeded counts in rdma_sends, signaled or not.
+ *
  * Context: req_lock held.
  */
 void sr_req_complete(struct sr_qp *qp, const struct sr_wqe *w,
@@ -85,6 +87,9 @@ void sr_req_complete(struct sr_qp *qp, const struct sr_wqe *w,
 		.qp = &qp->ibqp,
 	};
 
+	if (status == IB_WC_SUCCESS && wc.opcode == IB_WC_SEND)
+		sr_count(&to_sr_dev(qp->ibqp.device)->counters,
+			 SR_RDMA_SENDS);
 	if (status == IB_WC_SUCCESS && !qp->sq_sig_all &&
 	    !(w->wr.send_flags & IB_SEND_SIGNALED))
 		return;

@@ -211,9 +211,15 @@ static void sr_resp_ud_place(struct sr_qp *qp, const struct sk_buff *skb,
 	wc->port_num = 1;
 }
 
-/* Completes a receive WQE, resp_lock held (completions stay in order). */
+/*
+ * Completes a receive WQE, resp_lock held (completions stay in order);
+ * one that succeeded counts in rdma_recvs.
+ */
 static void sr_resp_complete(struct sr_qp *qp, struct ib_wc *wc, bool se)
 {
+	if (wc->status == IB_WC_SUCCESS)
+		sr_count(&to_sr_dev(qp->ibqp.device)->counters,
+			 SR_RDMA_RECVS);
 	wc->qp = &qp->ibqp;
 	sr_cq_post(to_sr_cq(qp->ibqp.recv_cq), wc, se);
 }

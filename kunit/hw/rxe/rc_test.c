@@ -156,6 +156,9 @@ static void rt_send(struct kunit *test)
 	/* Three packets and one, each answered; nothing sent again */
 	KUNIT_EXPECT_EQ(test, rt_count(env, SR_COMPLETER_RETRY_ERR), 0);
 	KUNIT_EXPECT_EQ(test, rt_count(env, SR_DUPLICATE_REQUEST), 0);
+	/* Both ends are the device's: two sends, two receives */
+	KUNIT_EXPECT_EQ(test, rt_count(env, SR_RDMA_SENDS), 2);
+	KUNIT_EXPECT_EQ(test, rt_count(env, SR_RDMA_RECVS), 2);
 }
 
 /* A DMA MR that remote reads and writes may use. */
