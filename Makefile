@@ -19,6 +19,11 @@
 #                         soft RoCE in the test-kernel VM (not part of check;
 #                         SOAK_FLAGS=<options of lab/host/soak.sh>, e.g.
 #                         --mode links --runs 100, --driver ours)
+#   make bench            perftest and rdma_traffic side by side on the in-tree
+#                         stack, Debian's rdma_rxe on our core and our rdma_rxe,
+#                         in one stock-kernel VM; ratios, CSV and plot under
+#                         build/bench/ (not part of check; BENCH_FLAGS=<options
+#                         of lab/host/bench.sh>)
 #   make defconfig | olddefconfig | menuconfig   choose what builds (Kconfig)
 #
 # Objects are built in build/<kernel release>/, so builds for several
@@ -159,6 +164,9 @@ fuzz:
 
 soak:
 	@$(TOP)/lab/host/soak.sh $(SOAK_FLAGS)
+
+bench:
+	@$(TOP)/lab/host/bench.sh $(BENCH_FLAGS)
 
 clean:
 	rm -rf $(TOP)/build $(TOP)/.kconfig

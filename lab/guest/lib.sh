@@ -45,12 +45,37 @@ lab_load() {
 	return 0
 }
 
-# lab_load_intree MOD [PARAM=VALUE...]: modprobe a module of the kernel's
-# own (a driver or ULP binary we did not write, e.g. rdma_rxe) on our core,
-# and fail loudly if the core modules it pulled in (ib_core, ib_uverbs,
-# ib_cm, iw_cm, rdma_cm: the ULPs need them) are not ours.
+# lab_insmod_kernel MOD: the kernel's own MOD (from kernel/, where ours
+# under updates/ would win modprobe's choice), after what it depends on:
+# the RDMA modules of the kernel's own too when they are not loaded yet
+# (a loaded ib_core, ours or not, is used), others by modprobe.  A
+# subshell, so that the recursion has variables of its own.
+lab_insmod_kernel() (
+	lab_loaded "$1" && return 0
+	_f=$(find "/lib/modules/$(uname -r)/kernel/drivers/infiniband" -name "$1.ko*" | head -n 1)
+	[ -n "$_f" ] || { echo "lab: no kernel module $1"; return 1; }
+	for _d in $(modinfo -F depends "$_f" | tr , ' '); do
+		case $_d in
+		ib_*|rdma_*|iw_*) lab_insmod_kernel "$_d" || return 1 ;;
+		*) modprobe "$_d" || return 1 ;;
+		esac
+	done
+	insmod "$_f" || { echo "lab: insmod $_f failed"; return 1; }
+)
+
+# lab_load_intree MOD [PARAM=VALUE...]: a module of the kernel's own (a
+# driver or ULP binary we did not write, e.g. rdma_rxe) on our core, and
+# fail loudly if the core modules it pulled in (ib_core, ib_uverbs,
+# ib_cm, iw_cm, rdma_cm: the ULPs need them) are not ours.  When a module
+# of ours has its name (our rdma_rxe, in a build with hw/rxe), the
+# kernel's file is loaded, after our core (parameters are not passed).
 lab_load_intree() {
-	modprobe "$@" || { echo "lab: modprobe $* failed"; return 1; }
+	case "$(modinfo -n "$1" 2>/dev/null)" in
+	*/updates/*)
+		lab_load ib_uverbs && lab_insmod_kernel "$1" || return 1 ;;
+	*)
+		modprobe "$@" || { echo "lab: modprobe $* failed"; return 1; } ;;
+	esac
 	for _c in ib_core ib_uverbs ib_cm iw_cm rdma_cm rdma_ucm; do
 		if [ -d "/sys/module/$_c" ] && ! lab_is_ours "$_c"; then
 			echo "lab: FATAL: $1 pulled in the in-tree $_c"
@@ -58,6 +83,18 @@ lab_load_intree() {
 		fi
 	done
 	return 0
+}
+
+# lab_load_rxe: the soft RoCE driver the run chose: LAB_RXE=ours, our
+# rdma_rxe (hw/rxe); otherwise the kernel's own, on our core
+# (lab_load_intree).  The plan sets LAB_RXE for a scenario run as
+# NAME@ours (plans/suite.sh).
+lab_load_rxe() {
+	if [ "${LAB_RXE:-intree}" = ours ]; then
+		lab_load rdma_rxe
+	else
+		lab_load_intree rdma_rxe
+	fi
 }
 
 # lab_loaded MOD: MOD is a loaded module (a built-in one has a
@@ -345,12 +382,12 @@ lab_rdmacg_run() { sh -c "$LAB_RDMACG_EXEC" "$@"; }
 lab_rdmacg_spawn() { sh -c "$LAB_RDMACG_EXEC" "$@" & }
 
 # lab_rxe_setup SCENARIO: rxe0 on veth0 (10.11.0.1) and rxe1 on veth1
-# (10.11.0.2) of lab_veth_pair, the kernel's rdma_rxe on our ib_core, both
+# (10.11.0.2) of lab_veth_pair, rdma_rxe (lab_load_rxe) on our ib_core, both
 # RoCE v2 GIDs there; G0 and G1 their slots.  One result line,
 # SCENARIO/setup/... on failure (status 1).
 lab_rxe_setup() {
 	lab_veth_pair || { lab_fail "$1/setup/veth" "veth pair"; return 1; }
-	lab_load_intree rdma_rxe || { lab_fail "$1/setup/rdma_rxe" "modprobe rdma_rxe"; return 1; }
+	lab_load_rxe || { lab_fail "$1/setup/rdma_rxe" "modprobe rdma_rxe"; return 1; }
 	lab_is_ours ib_core || { lab_fail "$1/setup/ours" "ib_core is not ours"; return 1; }
 	rdma link add rxe0 type rxe netdev veth0 &&
 		rdma link add rxe1 type rxe netdev veth1 ||

@@ -177,28 +177,21 @@ sparse_for() {
 }
 
 # rxe_for NAME KDIR: hw/rxe with OOT_RXE=m, which the build above leaves out
-# (off by default until the driver carries traffic; Documentation/rxe.rst),
-# with W=1 and sparse, against that build's Module.symvers.  Its own tree
-# (build/oot-rxe/<release>): the default selection stays what is tested.
+# (oot_rxe_tree), with W=1 and sparse, against that build's Module.symvers.
 rxe_for() {
-	local name=$1 kdir=$2 rel b d
-	rel=$(kdir_release "$kdir")
-	b="$TOP_DIR/build/$rel"
-	d="$TOP_DIR/build/oot-rxe/$rel"
+	local name=$1 kdir=$2 d
 	step "hw/rxe with OOT_RXE=m for the $name kernel (W=1, sparse)"
-	mkdir -p "$d/hw" "$d/.kconfig"
-	rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='*.mod*' \
-		--exclude='.*.cmd' "$TOP_DIR/hw/rxe" "$d/hw/"
-	echo CONFIG_OOT_RXE=m >"$d/.kconfig/auto.conf"
-	if ! timed "rxe-$name" nice -n "$bg_nice" make -C "$kdir" M="$d/hw/rxe" W=1 C=2 \
-		KCFLAGS="-I$b/generated" KBUILD_EXTRA_SYMBOLS="$b/Module.symvers" modules \
-		>"$LOGS/rxe-$name.log" 2>&1; then
-		our_diags "$LOGS/rxe-$name.log" "$d" | grep error | head -n 20
+	d=$(oot_rxe_tree "$kdir")
+	# shellcheck disable=SC2046
+	if ! timed "rxe-$name" nice -n "$bg_nice" make -C "$kdir" M="$d" W=1 C=2 \
+		$(oot_rxe_args "$kdir") modules >"$LOGS/rxe-$name.log" 2>&1; then
+		our_diags "$LOGS/rxe-$name.log" "${d%/hw/rxe}" | grep error | head -n 20
 		result FAIL "build/rxe-$name" "see $LOGS/rxe-$name.log"
-		return
+		return 1
 	fi
 	result PASS "build/rxe-$name"
-	diags_result "warnings/rxe-$name" "$LOGS/rxe-$name.log" "$d" "W=1 or sparse warnings"
+	diags_result "warnings/rxe-$name" "$LOGS/rxe-$name.log" "${d%/hw/rxe}" "W=1 or sparse warnings"
+	return 0
 }
 
 # Builds, sparse, abi-check and checkpatch run at this niceness: 0 until
@@ -212,26 +205,34 @@ built_stock=0 built_test=0
 # line keeps it for a target of its own (soak.sh: make soak).  Those with a
 # "# lab-pair: yes" line (interop.sh) need the in-tree peer VM of
 # lab/host/pair.sh: they come first, and the VM boots through pair.sh.
-scenarios_for() {	# test|stock
-	local f k pair rest=()
+# With our rdma_rxe in the VM's build (RXE 1), those with a "# lab-rxe:
+# ours" line run again on it, as NAME@ours (plans/suite.sh), and those
+# with "# lab-rxe: needs-ours" run at all.
+scenarios_for() {	# test|stock [RXE]
+	local f k r name rest=() again=()
 	for f in "$GUEST_DIR"/scenarios/*.sh; do
 		[ -f "$f" ] || continue
 		grep -q '^# lab-check: no' "$f" && continue
 		k=$(sed -n 's/^# lab-kernels: *//p' "$f" | head -n1)
 		[ -z "$k" ] || [[ " $k " == *" $1 "* ]] || continue
+		r=$(sed -n 's/^# lab-rxe: *\([a-z-]*\).*/\1/p' "$f" | head -n1)
+		name=$(basename "$f" .sh)
+		[ "$r" != needs-ours ] || [ "${2:-0}" -eq 1 ] || continue
 		if grep -q '^# lab-pair: yes' "$f"; then
-			basename "$f" .sh
+			echo "$name"
 		else
-			rest+=("$(basename "$f" .sh)")
+			rest+=("$name")
 		fi
+		[ "$r" != ours ] || [ "${2:-0}" -ne 1 ] || again+=("$name@ours")
 	done
 	[ ${#rest[@]} -eq 0 ] || printf '%s\n' "${rest[@]}"
+	[ ${#again[@]} -eq 0 ] || printf '%s\n' "${again[@]}"
 }
 # vm_script SCENARIO...: the host script that boots a VM for them.
 vm_script() {
 	local s
 	for s in "$@"; do
-		grep -q '^# lab-pair: yes' "$GUEST_DIR/scenarios/$s.sh" && { echo pair; return; }
+		grep -q '^# lab-pair: yes' "$GUEST_DIR/scenarios/${s%@*}.sh" && { echo pair; return; }
 	done
 	echo suite
 }
@@ -302,20 +303,26 @@ fi
 bg_nice=10
 build_for stock "$skdir"
 
-# The stock kernel: our modules in and out, and every scenario, one boot.
-# The VM takes a copy of the modules when it boots: sparse and the DKMS
-# package may rebuild them after.
+# Our rdma_rxe for the stock kernel, which its VM runs scenarios on too.
+built_rxe=0
+[ $built_stock -eq 1 ] && rxe_for stock "$skdir" && built_rxe=1
+
+# The stock kernel: our modules in and out, and every scenario, one boot;
+# with our rdma_rxe, the scenarios that need it and those that run again
+# on it (NAME@ours).  The VM takes a copy of the modules when it boots:
+# sparse and the DKMS package may rebuild them after.
 if [ $built_stock -eq 1 ] && [ $have_rootfs -eq 1 ]; then
-	mapfile -t scen < <(scenarios_for stock)
+	sbuild="$TOP_DIR/build/$srel"
+	[ $built_rxe -eq 0 ] || sbuild=$(rxe_modules_dir "$skdir")
+	mapfile -t scen < <(scenarios_for stock $built_rxe)
 	step "stock-kernel VM (background, nice 10): module load; scenarios ${scen[*]}"
-	vm_start stock stock/ 10 "$(vm_script "${scen[@]}")" --build "$TOP_DIR/build/$srel" --modload \
+	vm_start stock stock/ 10 "$(vm_script "${scen[@]}")" --build "$sbuild" --modload \
 		--scenario "${scen[@]}"
 else
 	result FAIL stock/vm "no stock build or root filesystem"
 fi
 
 [ $built_stock -eq 1 ] && sparse_for stock "$skdir"
-[ $built_stock -eq 1 ] && rxe_for stock "$skdir"
 
 # abi_check NAME KDIR SYMVERS ULP_MODULE_DIR: our CRCs against that kernel's
 abi_check() {

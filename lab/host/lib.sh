@@ -69,32 +69,99 @@ stock_kdir() {
 	[ -n "$d" ] && echo "$d"
 }
 
-# modules_for KERNEL: our modules built (with W=1, as make check builds them)
-# for "test" (the cached debug kernel) or "stock" (the newest headers).
-modules_for() {
+# kernel_kdir KERNEL: the build tree of "test" (the cached debug kernel) or
+# "stock" (the newest headers).
+kernel_kdir() {
 	local kdir
 	case "$1" in
 	test)
 		kdir=$(test_kernel_dir)
 		[ -f "$kdir/.done" ] || die "no test kernel in $kdir: run lab/host/build-kernel.sh"
-		kdir=$kdir/linux ;;
+		echo "$kdir/linux" ;;
 	stock)
-		kdir=$(stock_kdir) || die "no linux-headers-*-amd64" ;;
+		kdir=$(stock_kdir) || die "no linux-headers-*-amd64"
+		echo "$kdir" ;;
 	*) die "--kernel test or --kernel stock" ;;
 	esac
+}
+
+# modules_for KERNEL: our modules built (with W=1, as make check builds them)
+# for KERNEL (kernel_kdir).
+modules_for() {
+	local kdir
+	kdir=$(kernel_kdir "$1")
 	make -C "$TOP_DIR" -s KDIR="$kdir" W=1 >&2
 }
 
-# scenario_vm KERNEL SCENARIO LIMIT OUT: one boot of suite.sh running
-# SCENARIO, with the variables on stdin (NAME=VALUE lines) and
+# oot_rxe_tree KDIR: hw/rxe mirrored into build/oot-rxe/<release>/ with
+# CONFIG_OOT_RXE=m, which the default selection leaves out until the
+# driver is complete (Documentation/rxe.rst), so that what make builds
+# stays what is tested; prints the mirror's hw/rxe.  Build it with
+# "make -C KDIR M=<it> $(oot_rxe_args KDIR) modules", after our modules
+# for KDIR (their Module.symvers).
+oot_rxe_tree() {
+	local d
+	d="$TOP_DIR/build/oot-rxe/$(kdir_release "$1")"
+	mkdir -p "$d/hw" "$d/.kconfig"
+	rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='*.mod*' \
+		--exclude='.*.cmd' "$TOP_DIR/hw/rxe" "$d/hw/"
+	echo CONFIG_OOT_RXE=m >"$d/.kconfig/auto.conf"
+	echo "$d/hw/rxe"
+}
+oot_rxe_args() {	# KDIR
+	local b
+	b="$TOP_DIR/build/$(kdir_release "$1")"
+	echo "KCFLAGS=-I$b/generated KBUILD_EXTRA_SYMBOLS=$b/Module.symvers"
+}
+
+# modules_with_rxe KERNEL: our modules for KERNEL (modules_for) and our
+# rdma_rxe (oot_rxe_tree) built, in one directory for vm.sh --modules
+# (rxe_modules_dir).  Prints the directory.
+modules_with_rxe() {
+	local kdir r
+	kdir=$(kernel_kdir "$1")
+	modules_for "$1"
+	r=$(oot_rxe_tree "$kdir")
+	# shellcheck disable=SC2046
+	make -C "$kdir" -s M="$r" W=1 $(oot_rxe_args "$kdir") modules >&2 ||
+		die "hw/rxe did not build"
+	rxe_modules_dir "$kdir"
+}
+
+# rxe_modules_dir KDIR: our modules for KDIR and our rdma_rxe, both built,
+# in one directory for vm.sh --modules (suite.sh --build):
+# build/with-rxe/<release>, links to both builds' modules and a
+# modules.order naming them.  Prints the directory.
+rxe_modules_dir() {
+	local rel r d ko rel_ko
+	rel=$(kdir_release "$1")
+	r="$TOP_DIR/build/oot-rxe/$rel/hw/rxe"
+	d="$TOP_DIR/build/with-rxe/$rel"
+	rm -rf "$d"
+	mkdir -p "$d"
+	while IFS= read -r ko; do
+		[ -f "$ko" ] || die "no $ko"
+		rel_ko=${ko#"$TOP_DIR"/build/"$rel"/}
+		rel_ko=${rel_ko#"$TOP_DIR"/build/oot-rxe/"$rel"/}
+		mkdir -p "$d/$(dirname "$rel_ko")"
+		ln -s "$ko" "$d/$rel_ko"
+		echo "$rel_ko" >>"$d/modules.order"
+	done < <(built_modules "$TOP_DIR/build/$rel"; built_modules "$r")
+	echo "$d"
+}
+
+# scenario_vm KERNEL SCENARIO LIMIT OUT [BUILD]: one boot of suite.sh
+# running SCENARIO, with the variables on stdin (NAME=VALUE lines) and
 # LAB_SCENARIO_TIMEOUT=LIMIT as its /lab/data/env; the VM gets ten minutes
-# more than LIMIT.  OUT may be empty.  Returns suite.sh's status.
+# more than LIMIT.  OUT may be empty; BUILD is suite.sh's --build (default:
+# our modules as make builds them).  Returns suite.sh's status.
 scenario_vm() {
-	local kernel=$1 scenario=$2 limit=$3 out=$4 data rc=0
+	local kernel=$1 scenario=$2 limit=$3 out=$4 build=${5:-} data rc=0
 	data=$(mktemp -d)
 	{ cat; echo "LAB_SCENARIO_TIMEOUT=$limit"; } >"$data/env"
 	"$HOST_DIR/suite.sh" --kernel "$kernel" --timeout $((limit + 600)) \
-		--data "$data" ${out:+--out "$out"} --scenario "$scenario" || rc=$?
+		--data "$data" ${out:+--out "$out"} ${build:+--build "$build"} \
+		--scenario "$scenario" || rc=$?
 	rm -rf "$data"
 	return $rc
 }

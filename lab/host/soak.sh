@@ -60,7 +60,12 @@ traffic) duration=${duration:-600} runs=${runs:-0} ;;
 esac
 case "$driver" in in-tree|ours) ;; *) die "--driver in-tree or ours" ;; esac
 [[ "$duration$runs$watchdog" =~ ^[0-9]+$ ]] || die "--duration, --runs and --run-timeout take numbers"
-modules_for "$kernel"
+build=''
+if [ "$driver" = ours ]; then
+	build=$(modules_with_rxe "$kernel")
+else
+	modules_for "$kernel"
+fi
 # The scenario's limit: per mode, the duration, or the runs at a watchdog
 # each (a cycle has three watched steps); and 10 minutes for setting up.
 if [ "$duration" -gt 0 ]; then
@@ -69,7 +74,7 @@ else
 	limit=$((runs * watchdog * 3 * nmodes + 600))
 fi
 log "soak: $mode, driver $driver, ${duration}s, $runs runs at most, watchdog ${watchdog}s, $kernel kernel; at most ${limit}s"
-scenario_vm "$kernel" soak "$limit" "$out" <<EOT
+scenario_vm "$kernel" soak "$limit" "$out" "$build" <<EOT
 SOAK_MODE=$mode
 SOAK_DURATION=$duration
 SOAK_RUNS=$runs

@@ -10,7 +10,8 @@
 # --kunit       load ib_core and the test-double driver, then load and unload
 #               each KUnit suite module (KUnit runs a module's suites when it
 #               loads; the results go to the kernel log), unload them all
-# --scenario    run /lab/scenarios/NAME.sh for each NAME: each prints its own
+# --scenario    run /lab/scenarios/NAME.sh for each NAME (NAME@ours: on our
+#               rdma_rxe, results NAME@ours/...): each prints its own
 #               result lines (PASS/FAIL NAME/<case>) and must leave no RDMA
 #               module loaded
 # Then kmemleak looks for leaks (twice, with a pause).
@@ -161,16 +162,29 @@ salvage() {
 	lab_veth_pair_del
 }
 
+# run_scenario NAME[@DRIVER]: /lab/scenarios/NAME.sh; with @ours, on our
+# rdma_rxe (LAB_RXE=ours, lab_load_rxe), its result lines renamed
+# NAME@ours/... so that both runs of a scenario can be told apart.
 run_scenario() {
-	_s=$1
-	if [ ! -f "/lab/scenarios/$_s.sh" ]; then
-		lab_fail "$_s" "no scenario /lab/scenarios/$_s.sh"; rc=1; return
+	_s=$1 _file=${1%@*} _rxe=''
+	[ "$_s" = "$_file" ] || _rxe=${_s#*@}
+	if [ ! -f "/lab/scenarios/$_file.sh" ]; then
+		lab_fail "$_s" "no scenario /lab/scenarios/$_file.sh"; rc=1; return
 	fi
 	lab_kmsg "scenario $_s"
 	echo "lab: scenario $_s"
 	_t0=$(uptime_s)
-	timeout -k 10 "${LAB_SCENARIO_TIMEOUT:-900}" sh "/lab/scenarios/$_s.sh"
-	_src=$?
+	if [ -z "$_rxe" ]; then
+		timeout -k 10 "${LAB_SCENARIO_TIMEOUT:-900}" sh "/lab/scenarios/$_file.sh"
+		_src=$?
+	else
+		{
+			LAB_RXE=$_rxe timeout -k 10 "${LAB_SCENARIO_TIMEOUT:-900}" \
+				sh "/lab/scenarios/$_file.sh"
+			echo $? >/tmp/lab-scenario.status
+		} | sed -u "s#^\(PASS\|FAIL\|SKIP\) \([^/ ]*\)#\1 \2@$_rxe#"
+		_src=$(cat /tmp/lab-scenario.status)
+	fi
 	echo "lab: time: scenario $_s $(($(uptime_s) - _t0)) s"
 	modmap
 	if [ $_src -eq 124 ] || [ $_src -eq 137 ]; then

@@ -5,6 +5,7 @@
 # follow the addresses, port events that follow the link, traffic from our
 # ULP with the data verified, devices and netdevs taken away under traffic,
 # bad link requests, and a clean unload.
+# lab-rxe: ours (make check runs it again on our rdma_rxe, as rxe@ours)
 . /lab/guest-lib.sh
 S=rxe
 IB=/sys/class/infiniband
@@ -17,7 +18,7 @@ setup() {
 	lab_veth_pair || { fail net/veth "veth pair"; return 1; }
 	# Only what loading logs (the host reads the whole log afterwards).
 	_lines=$(dmesg | wc -l)
-	if ! lab_load_intree rdma_rxe; then fail load "modprobe rdma_rxe"; return 1; fi
+	if ! lab_load_rxe; then fail load "modprobe rdma_rxe"; return 1; fi
 	_crc=$(dmesg | tail -n +$((_lines + 1)) | grep -m1 'disagrees about version of symbol')
 	if [ -n "$_crc" ]; then
 		fail load/crc "$_crc"

@@ -1,6 +1,7 @@
 #!/bin/sh
-# lab-check: no (hw/rxe is off by default until it carries traffic: run it
-# with a build that has CONFIG_OOT_RXE=m, Documentation/rxe.rst)
+# lab-kernels: stock
+# lab-rxe: needs-ours (a build with hw/rxe, CONFIG_OOT_RXE=m: make check's
+# stock VM; lab/host/lib.sh modules_with_rxe)
 #
 # Our soft RoCE driver, hw/rxe, on our ib_core: the module is ours, "rdma
 # link add" makes a device per netdev and refuses a second one and a
@@ -61,6 +62,8 @@ lab_wait_for 10 lab_gid_of rxe0 $A && pass gid/ipv4-roce-v2 ||
 ip link set veth0 down
 lab_wait_for 10 lab_port_state rxe0 DOWN && pass port/down ||
 	fail port/down "$(cat $IB/rxe0/ports/1/state)"
+_ld=$(cat $IB/rxe0/ports/1/hw_counters/link_downed)
+[ "$_ld" = 1 ] && pass counters/link_downed || fail counters/link_downed "$_ld, not 1"
 ip link set veth0 up
 lab_wait_for 10 lab_port_state rxe0 ACTIVE && pass port/up ||
 	fail port/up "$(cat $IB/rxe0/ports/1/state)"
@@ -252,3 +255,5 @@ lab_wait_for 10 sh -c "! test -e $IB/rxe5" && pass netdev-gone ||
 lab_unload rdma_rxe && pass unload || fail unload "rmmod rdma_rxe"
 [ ! -e $IB/rxe0 ] && pass unload/device-gone || fail unload/device-gone "rxe0 stays"
 lab_unload rdma_ucm rdma_cm iw_cm ib_cm ib_uverbs ib_core
+lab_veth_pair_del
+lab_kernel_log_clean "$S/kernel-log" "scenario $S"

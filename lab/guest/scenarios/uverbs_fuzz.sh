@@ -9,6 +9,7 @@
 #
 # UVERBS_FUZZ_CALLS, UVERBS_FUZZ_WORKERS and UVERBS_FUZZ_SEED change the
 # run (make fuzz sets them through /lab/data/env).
+# lab-rxe: ours (make check runs it again on our rdma_rxe, as uverbs_fuzz@ours)
 . /lab/guest-lib.sh
 S=uverbs_fuzz
 IB=/sys/class/infiniband
@@ -26,7 +27,7 @@ fail() { lab_fail "$S/$1" "$2"; }
 
 setup() {
 	lab_veth_pair veth0 veth1 $A $B || { fail setup/veth "veth pair"; return 1; }
-	lab_load_intree rdma_rxe || { fail setup/rdma_rxe "modprobe rdma_rxe"; return 1; }
+	lab_load_rxe || { fail setup/rdma_rxe "modprobe rdma_rxe"; return 1; }
 	lab_load ib_uverbs || { fail setup/ib_uverbs "not ours"; return 1; }
 	rdma link add rxe0 type rxe netdev veth0 &&
 		rdma link add rxe1 type rxe netdev veth1 ||

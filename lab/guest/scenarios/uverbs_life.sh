@@ -12,6 +12,7 @@
 #  - unloading racing with use: processes open and use the devices while
 #    rdma_rxe and ib_uverbs are unloaded and loaded again, round after
 #    round; every call returns, and the devices carry traffic afterwards.
+# lab-rxe: ours (make check runs it again on our rdma_rxe, as uverbs_life@ours)
 . /lab/guest-lib.sh
 S=uverbs_life
 IB=/sys/class/infiniband
@@ -37,7 +38,7 @@ links_add() {
 setup() {
 	mkdir -p $T
 	lab_veth_pair || { fail setup/veth "veth pair"; return 1; }
-	lab_load_intree rdma_rxe || { fail setup/rdma_rxe "modprobe rdma_rxe"; return 1; }
+	lab_load_rxe || { fail setup/rdma_rxe "modprobe rdma_rxe"; return 1; }
 	lab_load ib_uverbs || { fail setup/ib_uverbs "not ours"; return 1; }
 	links_add || { fail setup/links "rxe0, rxe1 or their RoCE v2 GIDs"; return 1; }
 	echo "lab: rxe0 GID $G0 ($A), rxe1 GID $G1 ($B)"
@@ -163,7 +164,7 @@ unload_round() {	# N
 		echo "    round $1: rdma_rxe unloaded after $_tries refusals"
 	fi
 	rmmod ib_uverbs 2>/dev/null || echo "    round $1: ib_uverbs stayed"
-	lab_load ib_uverbs && lab_load_intree rdma_rxe && links_add ||
+	lab_load ib_uverbs && lab_load_rxe && links_add ||
 		fail "unload/round$1/reload" "ib_uverbs, rdma_rxe or the links"
 	sleep 2
 	touch $T/stop

@@ -10,6 +10,7 @@
 # process holds the device.  Afterwards no user object is left and the
 # devices still carry traffic.  Last, commands naming an FD object race
 # "rdma link delete" (issue 18).
+# lab-rxe: ours (make check runs it again on our rdma_rxe, as uverbs_rxe@ours)
 . /lab/guest-lib.sh
 S=uverbs_rxe
 IB=/sys/class/infiniband
@@ -24,7 +25,7 @@ check() { _c=$1; shift; lab_check "$S/$_c" "$@"; }
 setup() {
 	mkdir -p $T
 	lab_veth_pair || { fail setup/veth "veth pair"; return 1; }
-	lab_load_intree rdma_rxe || { fail setup/rdma_rxe "modprobe rdma_rxe"; return 1; }
+	lab_load_rxe || { fail setup/rdma_rxe "modprobe rdma_rxe"; return 1; }
 	lab_load ib_uverbs || { fail setup/ib_uverbs "not ours"; return 1; }
 	lab_is_ours ib_core && pass setup/ours || fail setup/ours "ib_core"
 	rdma link add rxe0 type rxe netdev veth0 &&
