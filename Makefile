@@ -9,6 +9,7 @@
 #   make abi-check        compare our symbol CRCs with the target's Module.symvers
 #   make check            every test (both kernels, in VMs); see README.md
 #   make demo             the main job: a VM with our stack loaded
+#                         (DEMO_FLAGS="--rxe ours": on our own rdma_rxe)
 #   make mutate           do the KUnit suites catch bugs? (not part of check;
 #                         MUTATIONS=<list>, MUTATE_FLAGS=<options of
 #                         lab/host/mutate.sh>; Documentation/mutation.rst)
@@ -154,7 +155,7 @@ check:
 	@$(TOP)/lab/host/check.sh
 
 demo:
-	@$(TOP)/lab/host/demo.sh
+	@$(TOP)/lab/host/demo.sh $(DEMO_FLAGS)
 
 mutate:
 	@$(TOP)/lab/host/mutate.sh $(MUTATE_FLAGS) $(MUTATIONS)

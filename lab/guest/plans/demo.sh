@@ -7,9 +7,12 @@
 # ib_uverbs, and an NVMe-oF disk that Debian's nvmet-rdma serves on rxe0
 # and its nvme-rdma uses over rxe1, through our rdma_cm, with fio's
 # figures.  Exits non-zero when a step fails.
+#
+#   plans/demo.sh [ours]    ours: our rdma_rxe (hw/rxe) instead of Debian's
 . /lab/guest-lib.sh
 IB=/sys/class/infiniband
 rc=0
+LAB_RXE=${1:-intree}
 
 section() { printf '\n==== %s ====\n' "$*"; }
 show() { printf '$ %s\n' "$*"; timeout 30 "$@" 2>&1 | sed 's/^/  /'; }
@@ -38,8 +41,12 @@ lab_veth_pair || { failed "veth pair"; exit 1; }
 show ip -br addr show dev veth0
 show ip -br addr show dev veth1
 
-section "Our RDMA core with Debian's rdma_rxe on it"
-lab_load_intree rdma_rxe || { failed "modprobe rdma_rxe"; exit 1; }
+if [ "$LAB_RXE" = ours ]; then
+	section "Our RDMA core with our rdma_rxe on it"
+else
+	section "Our RDMA core with Debian's rdma_rxe on it"
+fi
+lab_load_rxe || { failed "rdma_rxe did not load"; exit 1; }
 lab_load rdma_devwatch || failed "rdma_devwatch did not load"
 lab_load rdma_traffic || failed "rdma_traffic did not load"
 for m in ib_core ib_uverbs rdma_rxe; do
