@@ -143,9 +143,7 @@ static void sr_comp_retire(struct sr_qp *qp, enum ib_wc_status status)
 	struct sr_send *s = sr_comp_head(qp);
 	bool at = qp->req_next == qp->sq.cons;
 
-	sr_req_complete(qp, &s->w, status);
-	s->npkts = 0;
-	sr_queue_consumed(&qp->sq);
+	sr_req_pop(qp, s, status);
 	if (at)
 		qp->req_next = qp->sq.cons;
 }

@@ -96,6 +96,26 @@ void sr_req_complete(struct sr_qp *qp, const struct sr_wqe *w,
 	sr_cq_post(to_sr_cq(qp->ibqp.send_cq), &wc, false);
 }
 
+/**
+ * sr_req_pop - the SQ's oldest WQE leaves the ring, then completes
+ * @qp: its QP
+ * @s: its state beside the ring, the WR as read (its slot may be reused
+ *	once it has left)
+ * @status: as for sr_req_complete()
+ *
+ * In that order: a consumer that posts again when it sees the completion
+ * (rdma-core's ibv_rc_pingpong, a ULP's completion handler) finds the
+ * slot free, not a full ring.
+ *
+ * Context: req_lock held.
+ */
+void sr_req_pop(struct sr_qp *qp, struct sr_send *s, enum ib_wc_status status)
+{
+	s->npkts = 0;
+	sr_queue_consumed(&qp->sq);
+	sr_req_complete(qp, &s->w, status);
+}
+
 /*
  * The message's bytes: the inline data's, or the sum of its scatter
  * entries' (a user's, read again when gathered: sr_req_gather() checks
@@ -319,21 +339,23 @@ void sr_req_failed(struct sr_qp *qp)
 		queue_work(system_wq, &qp->work);
 }
 
-/* Takes the UD WQE at the head of the SQ in state @state. */
+/*
+ * Takes the UD WQE at the head of the SQ in state @state: sends it (or
+ * flushes it), then it leaves the ring and completes (sr_req_pop()'s
+ * order).
+ */
 static void sr_req_one(struct sr_qp *qp, const struct rxe_send_wqe *slot,
 		       enum ib_qp_state state)
 {
-	enum ib_wc_status status;
+	enum ib_wc_status status = IB_WC_WR_FLUSH_ERR;
 	struct sr_wqe w;
 
 	sr_wqe_read(&w, slot);
-	if (state == IB_QPS_ERR) {
-		sr_req_complete(qp, &w, IB_WC_WR_FLUSH_ERR);
-		return;
-	}
-	status = sr_req_ud(qp, &w, slot);
+	if (state != IB_QPS_ERR)
+		status = sr_req_ud(qp, &w, slot);
+	sr_queue_consumed(&qp->sq);
 	sr_req_complete(qp, &w, status);
-	if (status != IB_WC_SUCCESS)
+	if (state != IB_QPS_ERR && status != IB_WC_SUCCESS)
 		sr_req_failed(qp);
 }
 
@@ -351,7 +373,6 @@ static bool sr_req_take_ud(struct sr_qp *qp)
 		if (!budget--)
 			return true;
 		sr_req_one(qp, slot, state);
-		sr_queue_consumed(&qp->sq);
 	}
 	return false;
 }
@@ -608,9 +629,7 @@ static bool sr_rc_failed(struct sr_qp *qp, struct sr_send *s,
 {
 	if (qp->req_next != qp->sq.cons)
 		return false;
-	sr_req_complete(qp, &s->w, status);
-	s->npkts = 0;
-	sr_queue_consumed(&qp->sq);
+	sr_req_pop(qp, s, status);
 	qp->req_next = qp->sq.cons;
 	sr_req_failed(qp);
 	return true;
@@ -626,9 +645,7 @@ static void sr_rc_flush(struct sr_qp *qp)
 		s = &qp->sends[qp->sq.cons & qp->sq.mask];
 		if (!s->npkts)
 			sr_wqe_read(&s->w, slot);
-		sr_req_complete(qp, &s->w, IB_WC_WR_FLUSH_ERR);
-		s->npkts = 0;
-		sr_queue_consumed(&qp->sq);
+		sr_req_pop(qp, s, IB_WC_WR_FLUSH_ERR);
 	}
 	qp->req_next = qp->sq.cons;
 	sr_comp_stop(qp);
@@ -640,9 +657,7 @@ static void sr_rc_flush(struct sr_qp *qp)
  */
 static void sr_req_retire(struct sr_qp *qp, struct sr_send *s)
 {
-	sr_req_complete(qp, &s->w, IB_WC_SUCCESS);
-	s->npkts = 0;
-	sr_queue_consumed(&qp->sq);
+	sr_req_pop(qp, s, IB_WC_SUCCESS);
 	qp->req_next = qp->sq.cons;
 }
 

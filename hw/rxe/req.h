@@ -50,6 +50,7 @@ void sr_req_run(struct sr_qp *qp);
 
 void sr_req_complete(struct sr_qp *qp, const struct sr_wqe *w,
 		     enum ib_wc_status status);
+void sr_req_pop(struct sr_qp *qp, struct sr_send *s, enum ib_wc_status status);
 void sr_req_failed(struct sr_qp *qp);
 __be16 sr_req_sport(const struct sr_av *av, u32 sqpn, u32 dqpn);
 enum ib_wc_status sr_req_scatter(struct sr_qp *qp, const struct sr_wqe *w,

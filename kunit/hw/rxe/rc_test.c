@@ -460,6 +460,72 @@ static void rt_loss(struct kunit *test)
 	lp_lose(env, 0);
 }
 
+/* What a completion handler posts again: @left more WRs like @wr */
+struct rt_repost {
+	struct sr_qp *qp;
+	struct ib_rdma_wr wr;
+	struct ib_sge sge;
+	int left;
+	int ret;
+};
+
+/* A send CQ's handler that posts the next WR at once, as ULPs do */
+static void rt_repost_now(struct ib_cq *cq, void *ctx)
+{
+	struct rt_repost *r = ctx;
+	int ret;
+
+	if (!r->left)
+		return;
+	r->left--;
+	r->wr.wr.wr_id++;
+	ret = rt_post(r->qp, &r->wr);
+	if (ret && !r->ret)
+		WRITE_ONCE(r->ret, ret);
+	sr_req_notify_cq(cq, IB_CQ_NEXT_COMP);
+}
+
+/*
+ * A QP whose SQ holds one WQE, its completion handler posting the next
+ * WR when it hears of the last (in the completer's softirq): each post
+ * finds the slot free, the WQE having left the ring before it completed;
+ * four writes in all.  (rdma-core's ibv_rc_pingpong does the same from
+ * user space, and saw a full ring when the order was the other way.)
+ */
+static void rt_post_from_completion(struct kunit *test)
+{
+	struct lp_env *env = lp_env(test);
+	struct sr_mr *mr = rt_remote_mr(test, env);
+	u8 *src = rt_buf(test, 100, 5), *dst = rt_buf(test, 100, 0);
+	struct rt_repost r = { .left = 3 };
+	struct sr_qp *a, *b;
+	struct ib_cq *cq;
+	struct ib_wc wc;
+	int i;
+
+	a = lp_qp_sized(test, env, IB_QPT_RC, NULL, IB_QPS_RESET, 1);
+	b = lp_qp_sized(test, env, IB_QPT_RC, NULL, IB_QPS_RESET, 1);
+	rt_connect(test, env, a, b->ibqp.qp_num, 7, RT_SLOW, "127.0.0.1");
+	rt_connect(test, env, b, a->ibqp.qp_num, 7, RT_SLOW, "127.0.0.1");
+	r.qp = a;
+	rt_wr(env, &r.wr, &r.sge, 90, IB_WR_RDMA_WRITE, src, 100);
+	r.wr.remote_addr = (uintptr_t)dst;
+	r.wr.rkey = mr->ibmr.rkey;
+	cq = a->ibqp.send_cq;
+	cq->cq_context = &r;
+	cq->comp_handler = rt_repost_now;
+	KUNIT_ASSERT_EQ(test, sr_req_notify_cq(cq, IB_CQ_NEXT_COMP), 0);
+	KUNIT_ASSERT_EQ(test, rt_post(a, &r.wr), 0);
+	for (i = 0; i < 4; i++) {
+		KUNIT_ASSERT_TRUE(test, lp_poll(to_sr_cq(cq), &wc));
+		KUNIT_EXPECT_EQ(test, wc.wr_id, 90 + i);
+		KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	}
+	KUNIT_EXPECT_EQ(test, READ_ONCE(r.ret), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(dst, src, 100), 0);
+	KUNIT_EXPECT_EQ(test, sr_dereg_mr(&mr->ibmr, NULL), 0);
+}
+
 /* A write with an rkey that does not allow it: both QPs end in ERR. */
 static void rt_access(struct kunit *test)
 {
@@ -652,33 +718,40 @@ static void rt_fast_reg(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sr_dereg_mr(dmr, NULL), 0);
 }
 
-/* A key to invalidate from lp_before(), and what the invalidation said */
+/*
+ * What lp_before() does to a key: invalidates it and, with @again, gives
+ * the MR the same key once more with @access; and what that said.
+ */
 struct rt_inv {
 	u32 key;
+	struct ib_mr *again;
+	int access;
 	int ret;
 };
 
-/* lp_before()'s function: the key taken away, as a LOCAL_INV would */
+/* lp_before()'s function: as a LOCAL_INV (and a REG_MR) between packets */
 static void rt_invalidate_now(struct lp_env *env, void *arg)
 {
 	struct rt_inv *inv = arg;
+	int ret = sr_mr_invalidate(env->sdev, env->pd, inv->key);
 
-	WRITE_ONCE(inv->ret, sr_mr_invalidate(env->sdev, env->pd, inv->key));
+	if (!ret && inv->again)
+		ret = sr_mr_register(inv->again, env->pd, inv->key,
+				     inv->access);
+	WRITE_ONCE(inv->ret, ret);
 }
 
 /*
- * An MR invalidated while a write into it is under way, between the
- * write's first and second packets: the rest of the message is refused
- * (a remote access NAK, both QPs in ERR), not placed in the pages the MR
- * had.
+ * A 3-packet write into @mr under @key (registered with remote write),
+ * @inv done just before its second packet arrives: the first packet's
+ * bytes are placed and nothing after them, the write fails with a remote
+ * access NAK and both QPs go to ERR.
  */
-static void rt_invalidate_midway(struct kunit *test)
+static void rt_write_cut(struct kunit *test, struct lp_env *env,
+			 struct ib_mr *mr, u8 *page, u32 key,
+			 struct rt_inv *inv)
 {
-	struct lp_env *env = lp_env(test);
-	u8 *page = rt_pages(test, 1), *src = rt_buf(test, 3000, 3);
-	struct ib_mr *dmr = rt_fr_mr(test, env, page, 1);
-	u32 rkey = (dmr->lkey & ~0xff) | 0x33;
-	struct rt_inv inv = { .key = rkey, .ret = 1 };
+	u8 *src = rt_buf(test, 3000, 3);
 	struct ib_reg_wr reg;
 	struct ib_rdma_wr wr;
 	struct ib_sge sge;
@@ -686,26 +759,47 @@ static void rt_invalidate_midway(struct kunit *test)
 
 	rt_pair(test, env, &a, &b, RT_SLOW);
 	memset(page, 0, PAGE_SIZE);
-	rt_reg_wr(&reg, 80, dmr, rkey, IB_ACCESS_LOCAL_WRITE |
+	rt_reg_wr(&reg, 80, mr, key, IB_ACCESS_LOCAL_WRITE |
 		  IB_ACCESS_REMOTE_WRITE, true, NULL);
 	KUNIT_ASSERT_EQ(test, rt_post_wr(b, &reg.wr), 0);
 	rt_expect(test, b->ibqp.send_cq, 80, IB_WC_SUCCESS, IB_WC_REG_MR);
 
-	/* Three packets of 1024; the key goes before the second arrives */
-	lp_before(env, 1, rt_invalidate_now, &inv);
+	lp_before(env, 1, rt_invalidate_now, inv);
 	rt_wr(env, &wr, &sge, 81, IB_WR_RDMA_WRITE, src, 3000);
-	wr.remote_addr = dmr->iova;
-	wr.rkey = rkey;
+	wr.remote_addr = mr->iova;
+	wr.rkey = key;
 	KUNIT_ASSERT_EQ(test, rt_post(a, &wr), 0);
 	rt_expect(test, a->ibqp.send_cq, 81, IB_WC_REM_ACCESS_ERR, 0);
-	KUNIT_EXPECT_EQ(test, READ_ONCE(inv.ret), 0);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(inv->ret), 0);
 	KUNIT_EXPECT_EQ(test, memcmp(page, src, 1024), 0);
 	KUNIT_EXPECT_NULL(test, memchr_inv(page + 1024, 0, PAGE_SIZE - 1024));
 	KUNIT_EXPECT_EQ(test, sr_qp_state(a), IB_QPS_ERR);
 	KUNIT_EXPECT_EQ(test, sr_qp_state(b), IB_QPS_ERR);
-	lp_expect_no_mr(test, env->sdev, rkey);
 	lp_lose(env, 0);
-	KUNIT_EXPECT_EQ(test, sr_dereg_mr(dmr, NULL), 0);
+}
+
+/*
+ * An MR invalidated while a write into it is under way, between the
+ * write's first and second packets: the rest of the message is refused,
+ * not placed in the pages the MR had.  Then the same, the key given to
+ * the MR again at once but without remote write: refused too, each
+ * packet being checked on its own.
+ */
+static void rt_invalidate_midway(struct kunit *test)
+{
+	struct lp_env *env = lp_env(test);
+	u8 *page = rt_pages(test, 1);
+	struct ib_mr *mr = rt_fr_mr(test, env, page, 1);
+	u32 key = (mr->lkey & ~0xff) | 0x33;
+	struct rt_inv gone = { .key = key, .ret = 1 };
+	struct rt_inv again = { .key = key, .again = mr, .ret = 1,
+				.access = IB_ACCESS_LOCAL_WRITE };
+
+	rt_write_cut(test, env, mr, page, key, &gone);
+	lp_expect_no_mr(test, env->sdev, key);
+	rt_write_cut(test, env, mr, page, key, &again);
+	KUNIT_EXPECT_EQ(test, sr_mr_invalidate(env->sdev, env->pd, key), 0);
+	KUNIT_EXPECT_EQ(test, sr_dereg_mr(mr, NULL), 0);
 }
 
 /*
@@ -925,6 +1019,7 @@ static struct kunit_case rt_cases[] = {
 	KUNIT_CASE(rt_fast_reg),
 	KUNIT_CASE(rt_fast_reg_bad),
 	KUNIT_CASE(rt_invalidate_midway),
+	KUNIT_CASE(rt_post_from_completion),
 	KUNIT_CASE(rt_foreign_addr),
 	{}
 };
