@@ -272,15 +272,13 @@ static int cma_req_to_listener(struct cma_id *listener, struct ib_cm_id *cm_id,
 
 	if ((listener->id.qp_type == IB_QPT_UD) != ud)
 		return -EINVAL;
-	conn = cma_id_alloc(cma_net(listener), listener->id.event_handler,
-			    listener->id.context, listener->id.ps,
-			    listener->id.qp_type);
+	conn = cma_id_alloc_conn(listener, listener->id.ps,
+				 listener->id.qp_type);
 	if (IS_ERR(conn))
 		return PTR_ERR(conn);
 	rdma_restrack_parent_name(&conn->rt.res, &listener->rt.res);
 	conn->state = CMA_CONNECT;
 	conn->rt.state = CMA_CONNECT;
-	mutex_lock_nested(&conn->handler_mutex, SINGLE_DEPTH_NESTING);
 	ret = cma_req_id_setup(conn, listener, cm_id, req);
 	if (ret) {
 		cma_destroy_unlock(conn);

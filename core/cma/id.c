@@ -143,6 +143,48 @@ struct cma_id *cma_id_alloc(struct net *net, rdma_cm_event_handler handler,
 	return priv;
 }
 
+/*
+ * The handler locks of the IDs made for a peer's request, a lockdep class
+ * apart from those of the IDs ULPs make (listeners, active sides).
+ */
+static struct lock_class_key cma_conn_handler_key;
+
+/**
+ * cma_id_alloc_conn - allocate the ID of a peer's connection request
+ * @listener: the listener it came to; the new ID takes its handler,
+ *	context and network namespace
+ * @ps: its port space
+ * @qp_type: the type of QP it connects
+ *
+ * As cma_id_alloc(), its handler lock held, in a lockdep class of its
+ * own.  A ULP may take a lock of its own in a connection's handler and
+ * destroy the listener under that lock (nvmet takes nvmet_config_sem in
+ * a queue's handler and disables a port under it): two different IDs and
+ * no cycle, but with one class lockdep saw one.  The lock is taken with a
+ * trylock, which takes a lock nobody can see yet at once, so that lockdep
+ * records no order from the listener's lock (held by the caller) to the
+ * connections' either: that order would close the same cycle.
+ *
+ * Context: the listener's handler lock held.
+ * Return: the ID in CMA_IDLE, or an ERR_PTR.
+ */
+struct cma_id *cma_id_alloc_conn(struct cma_id *listener,
+				 enum rdma_ucm_port_space ps,
+				 enum ib_qp_type qp_type)
+{
+	struct cma_id *conn;
+
+	conn = cma_id_alloc(cma_net(listener), listener->id.event_handler,
+			    listener->id.context, ps, qp_type);
+	if (IS_ERR(conn))
+		return conn;
+	lockdep_set_class(&conn->handler_mutex, &cma_conn_handler_key);
+	/* Nobody can see the ID yet: the trylock takes it, whatever lockdep */
+	if (!mutex_trylock(&conn->handler_mutex))
+		mutex_lock(&conn->handler_mutex);
+	return conn;
+}
+
 /**
  * __rdma_create_kernel_id - create an RDMA CM ID for a kernel ULP
  * @net: the network namespace its addresses live in

@@ -8,7 +8,9 @@
  *   cma_id.handler_mutex   one event handler of an ID at a time; also held
  *                          by rdma_destroy_id() to wait for a running one,
  *                          and by ULPs through rdma_lock_handler().  A
- *                          listener's is taken before its new IDs'.
+ *                          listener's is taken before its new IDs', whose
+ *                          locks are a lockdep class of their own
+ *                          (cma_id_alloc_conn()).
  *   cma_mutex (main.c)     the device list, each device's IDs, the
  *                          wildcard listeners, the port spaces
  *   cma_id.qp_mutex        the ID's QP and the options routes and QPs read
@@ -257,6 +259,9 @@ void cma_main_device_drain(struct cma_device *cdev);
 struct cma_id *cma_id_alloc(struct net *net, rdma_cm_event_handler handler,
 			    void *context, enum rdma_ucm_port_space ps,
 			    enum ib_qp_type qp_type);
+struct cma_id *cma_id_alloc_conn(struct cma_id *listener,
+				 enum rdma_ucm_port_space ps,
+				 enum ib_qp_type qp_type);
 void cma_get(struct cma_id *priv);
 bool cma_tryget(struct cma_id *priv);
 void cma_put(struct cma_id *priv);

@@ -77,14 +77,12 @@ static int cma_iw_new_conn(struct cma_id *listener, struct iw_cm_id *cm_id,
 	struct cma_id *conn;
 	int ret;
 
-	conn = cma_id_alloc(cma_net(listener), listener->id.event_handler,
-			    listener->id.context, RDMA_PS_TCP, IB_QPT_RC);
+	conn = cma_id_alloc_conn(listener, RDMA_PS_TCP, IB_QPT_RC);
 	if (IS_ERR(conn))
 		return PTR_ERR(conn);
 	rdma_restrack_parent_name(&conn->rt.res, &listener->rt.res);
 	conn->state = CMA_CONNECT;
 	conn->rt.state = CMA_CONNECT;
-	mutex_lock_nested(&conn->handler_mutex, SINGLE_DEPTH_NESTING);
 	ret = rdma_translate_ip(laddr, &conn->id.route.addr.dev_addr);
 	if (ret) {
 		cma_destroy_unlock(conn);

@@ -10,6 +10,7 @@
  * state.
  */
 #include <kunit/test.h>
+#include <linux/debug_locks.h>
 #include <linux/etherdevice.h>
 #include <rdma/ib_cm.h>
 #include <rdma/rdma_cm_ib.h>
@@ -360,6 +361,43 @@ static void connect_accept_disconnect(struct kunit *test)
 					 RDMA_CM_EVENT_DISCONNECTED), 1);
 }
 
+/*
+ * A ULP's own lock taken in a connection's handler lock (nvmet takes
+ * nvmet_config_sem in a queue's handler), and the listener destroyed
+ * under that lock (nvmet disables a port so): two different IDs, no
+ * cycle, and lockdep (on in the test kernel) must not report one.
+ * debug_locks goes to 0 at lockdep's first report.
+ */
+static void listener_destroyed_under_ulp_lock(struct kunit *test)
+{
+	static DEFINE_MUTEX(ulp_lock);
+	struct cenv_case *c = cenv_case(test, true);
+	struct rdma_cm_id *l = listener(test, c, RDMA_PS_TCP, IB_QPT_RC,
+					"10.74.0.2");
+	struct rdma_cm_id *id = routed(test, c, RDMA_PS_TCP, IB_QPT_RC, PORT);
+	struct rdma_cm_id *conn;
+
+	if (!debug_locks)
+		kunit_skip(test, "lockdep is off already (an earlier report)");
+	cenv_qp(test, c, id);
+	connect_with(test, id, hello, sizeof(hello));
+	conn = accept_request(test, c);
+	cenv_wait(test, &c->rec, conn, RDMA_CM_EVENT_ESTABLISHED);
+
+	rdma_lock_handler(conn);
+	mutex_lock(&ulp_lock);
+	mutex_unlock(&ulp_lock);
+	rdma_unlock_handler(conn);
+
+	mutex_lock(&ulp_lock);
+	cenv_destroy(c, l);
+	mutex_unlock(&ulp_lock);
+	KUNIT_EXPECT_TRUE(test, debug_locks);
+
+	KUNIT_ASSERT_EQ(test, rdma_disconnect(id), 0);
+	cenv_wait(test, &c->rec, conn, RDMA_CM_EVENT_DISCONNECTED);
+}
+
 static void reject_with_private_data(struct kunit *test)
 {
 	struct cenv_case *c = cenv_case(test, true);
@@ -677,6 +715,7 @@ static struct kunit_case cma_conn_cases[] = {
 	KUNIT_CASE(bind_to_device_address),
 	KUNIT_CASE(init_qp_attr_and_qps),
 	KUNIT_CASE(connect_accept_disconnect),
+	KUNIT_CASE(listener_destroyed_under_ulp_lock),
 	KUNIT_CASE(reject_with_private_data),
 	KUNIT_CASE(no_listener_on_port),
 	KUNIT_CASE(req_lost_unreachable),
