@@ -400,6 +400,18 @@ lab_rxe_setup() {
 	lab_pass "$1/setup"
 }
 
+# lab_rxe_links: rxe0 on veth0 and rxe1 on veth1 of lab_veth_pair, with a
+# driver loaded; their RoCE v2 GIDs of 10.11.0.1 and 10.11.0.2 in G0 and
+# G1.  Status 1 if a link or a GID does not come.
+lab_rxe_links() {
+	rdma link add rxe0 type rxe netdev veth0 &&
+		rdma link add rxe1 type rxe netdev veth1 || return 1
+	lab_wait_for 20 lab_gid_of rxe0 10.11.0.1 &&
+		lab_wait_for 20 lab_gid_of rxe1 10.11.0.2 || return 1
+	G0=$(lab_gid_of rxe0 10.11.0.1)
+	G1=$(lab_gid_of rxe1 10.11.0.2)
+}
+
 # lab_configfs: configfs mounted on /sys/kernel/config (the targets' and
 # rdma_cm's configuration).
 lab_configfs() {

@@ -35,9 +35,7 @@
 . /lab/guest-lib.sh
 S=bench
 IB=/sys/class/infiniband
-A=10.11.0.1
 B=10.11.0.2
-KTREE=/lib/modules/$(uname -r)/kernel
 STACKS=${BENCH_STACKS:-intree core ours}
 SIZES=${BENCH_SIZES:-2 64 1024 4096 16384 65536 262144 1048576}
 BYTES=${BENCH_BYTES:-67108864}
@@ -59,22 +57,6 @@ figure() {	# TEST BYTES QPS PROCS METRIC VALUE
 
 # ---- the stacks ----------------------------------------------------------
 
-# insmod_kernel MOD: the kernel's own MOD, after what it depends on: RDMA
-# modules the kernel's own too (those not loaded yet), others by modprobe.
-# A subshell, so that the recursion has variables of its own.
-insmod_kernel() (
-	lab_loaded "$1" && return 0
-	f=$(find "$KTREE/drivers/infiniband" -name "$1.ko*" | head -n 1)
-	[ -n "$f" ] || { echo "lab: bench: no $1 under $KTREE"; return 1; }
-	for d in $(modinfo -F depends "$f" | tr , ' '); do
-		case $d in
-		ib_*|rdma_*|iw_*) insmod_kernel "$d" || return 1 ;;
-		*) modprobe "$d" || return 1 ;;
-		esac
-	done
-	insmod "$f"
-)
-
 # taint MOD: the loaded MOD's taint flags ("-" for none).
 taint() { _t=$(cat "/sys/module/$1/taint" 2>/dev/null); echo "${_t:--}"; }
 
@@ -82,10 +64,10 @@ taint() { _t=$(cat "/sys/module/$1/taint" 2>/dev/null); echo "${_t:--}"; }
 stack_load() {
 	case $STACK in
 	intree)
-		insmod_kernel ib_uverbs && insmod_kernel rdma_rxe || return 1
+		lab_insmod_kernel ib_uverbs && lab_insmod_kernel rdma_rxe || return 1
 		! lab_is_ours ib_core || { echo "lab: bench: ib_core is ours"; return 1; } ;;
 	core)
-		lab_load ib_uverbs && insmod_kernel rdma_rxe || return 1
+		lab_load ib_uverbs && lab_insmod_kernel rdma_rxe || return 1
 		! lab_is_ours rdma_rxe || { echo "lab: bench: rdma_rxe is ours"; return 1; } ;;
 	ours)
 		lab_load ib_uverbs && lab_load rdma_rxe || return 1 ;;
@@ -96,13 +78,7 @@ stack_load() {
 }
 
 stack_up() {
-	stack_load || return 1
-	rdma link add rxe0 type rxe netdev veth0 &&
-		rdma link add rxe1 type rxe netdev veth1 || return 1
-	lab_wait_for 20 lab_gid_of rxe0 $A && lab_wait_for 20 lab_gid_of rxe1 $B ||
-		return 1
-	G0=$(lab_gid_of rxe0 $A)
-	G1=$(lab_gid_of rxe1 $B)
+	stack_load && lab_rxe_links || return 1
 	echo "lab: bench: $STACK: rxe0 GID $G0, rxe1 GID $G1," \
 		"active MTU $(ibv_devinfo -d rxe0 | awk '/active_mtu/ { print $2 }')"
 }

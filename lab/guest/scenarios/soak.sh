@@ -38,7 +38,6 @@
 S=soak
 IB=/sys/class/infiniband
 T=/tmp/soak
-A=10.11.0.1
 B=10.11.0.2
 MODES=$(echo "${SOAK_MODE:-traffic}" | tr , ' ')
 MODE=''
@@ -68,12 +67,7 @@ stack_up() {
 	driver_load || return 1
 	lab_load ib_uverbs || return 1
 	lab_is_ours ib_core || { echo "lab: ib_core is not ours"; return 1; }
-	rdma link add rxe0 type rxe netdev veth0 &&
-		rdma link add rxe1 type rxe netdev veth1 || return 1
-	lab_wait_for 20 lab_gid_of rxe0 $A && lab_wait_for 20 lab_gid_of rxe1 $B ||
-		return 1
-	G0=$(lab_gid_of rxe0 $A)
-	G1=$(lab_gid_of rxe1 $B)
+	lab_rxe_links
 }
 
 stack_down() {
