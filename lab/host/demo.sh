@@ -47,10 +47,8 @@ timed build-stock make -C "$TOP_DIR" -s KDIR="$kdir" >"$logs/make.log" 2>&1 ||
 mods="$TOP_DIR/build/$rel"
 if [ "$rxe" = ours ]; then
 	log "demo: building our rdma_rxe for $rel"
-	r=$(oot_rxe_tree "$kdir")
-	# shellcheck disable=SC2046
-	timed build-rxe make -C "$kdir" -s M="$r" $(oot_rxe_args "$kdir") modules \
-		>>"$logs/make.log" 2>&1 || { tail -n 30 "$logs/make.log" >&2; die "hw/rxe did not build"; }
+	timed build-rxe oot_rxe_build "$kdir" 2>>"$logs/make.log" ||
+		{ tail -n 30 "$logs/make.log" >&2; die "hw/rxe did not build"; }
 	mods=$(rxe_modules_dir "$kdir")
 fi
 log "demo: root filesystem and stock kernel (cached after the first run)"

@@ -114,17 +114,24 @@ oot_rxe_args() {	# KDIR
 	echo "KCFLAGS=-I$b/generated KBUILD_EXTRA_SYMBOLS=$b/Module.symvers"
 }
 
-# modules_with_rxe KERNEL: our modules for KERNEL (modules_for) and our
-# rdma_rxe (oot_rxe_tree) built, in one directory for vm.sh --modules
-# (rxe_modules_dir).  Prints the directory.
-modules_with_rxe() {
-	local kdir r
-	kdir=$(kernel_kdir "$1")
-	modules_for "$1"
+# oot_rxe_build KDIR [MAKE_ARG...]: our rdma_rxe built for KDIR (after our
+# modules for it), in oot_rxe_tree's mirror; its output to stderr.
+oot_rxe_build() {
+	local kdir=$1 r
+	shift
 	r=$(oot_rxe_tree "$kdir")
 	# shellcheck disable=SC2046
-	make -C "$kdir" -s M="$r" W=1 $(oot_rxe_args "$kdir") modules >&2 ||
-		die "hw/rxe did not build"
+	make -C "$kdir" -s M="$r" "$@" $(oot_rxe_args "$kdir") modules >&2
+}
+
+# modules_with_rxe KERNEL: our modules for KERNEL (modules_for) and our
+# rdma_rxe built, in one directory for vm.sh --modules (rxe_modules_dir).
+# Prints the directory.
+modules_with_rxe() {
+	local kdir
+	kdir=$(kernel_kdir "$1")
+	modules_for "$1"
+	oot_rxe_build "$kdir" W=1 || die "hw/rxe did not build"
 	rxe_modules_dir "$kdir"
 }
 
